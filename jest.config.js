@@ -1,0 +1,26 @@
+const tsJest = [
+  'ts-jest',
+  {
+    useESM: true,
+    tsconfig: 'tsconfig.json',
+    astTransformers: { before: ['<rootDir>/test/support/swagger-transformer.cjs'] },
+  },
+];
+
+const common = {
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    // its ESM build imports JSON without an import attribute, which Jest warns about
+    '^libphonenumber-js$': '<rootDir>/node_modules/libphonenumber-js/index.cjs',
+  },
+  transform: { '^.+\\.ts$': tsJest },
+  testEnvironment: 'node',
+};
+
+export default {
+  projects: [
+    { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+  ],
+};

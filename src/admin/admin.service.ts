@@ -1,0 +1,251 @@
+import { Injectable } from '@nestjs/common';
+import { AccountRepository } from '../account/account.repository.js';
+import { UserRepository } from '../account/user.repository.js';
+import { ApiKeyRepository } from '../auth/api-key.repository.js';
+import { generateApiKey } from '../auth/api-key.js';
+import { TokenService } from '../auth/token.service.js';
+import { LedgerRepository } from '../billing/ledger.repository.js';
+import { Clock } from '../common/clock.js';
+import { newId } from '../common/ids.js';
+import { toAmount, toHundredths } from '../common/money.js';
+import { ContactRepository } from '../contact/contact.repository.js';
+import { Database } from '../database/database.js';
+import type { Sql } from '../database/sql.js';
+import { GroupRepository } from '../group/group.repository.js';
+import { parseEmail, parsePhone } from '../otp/recipient.js';
+import { defaultSenderName, isValidSenderName } from '../sender/sender-name.js';
+import { SenderRepository } from '../sender/sender.repository.js';
+import { AdminError } from './admin-error.js';
+
+export interface NewAccount {
+  name: string;
+  email?: string;
+  phone?: string;
+  /** In the account currency, at most two decimals. */
+  balance?: number | string;
+  sender?: string;
+}
+
+/** Administration of accounts, users, credentials, senders and groups: what the CLI and the first run do. */
+@Injectable()
+export class AdminService {
+  constructor(
+    private readonly database: Database,
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
+    private readonly apiKeys: ApiKeyRepository,
+    private readonly tokens: TokenService,
+    private readonly ledger: LedgerRepository,
+    private readonly senders: SenderRepository,
+    private readonly groups: GroupRepository,
+    private readonly contacts: ContactRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** An account with its owner user, a default sender and an API key. */
+  async createAccount(input: NewAccount) {
+    const name = requiredText('name', input.name, 120);
+    const email = optionalEmail(input.email);
+    const phone = input.phone === undefined ? null : requiredPhone(input.phone).e164;
+    const balance = amountOf('balance', input.balance ?? 0, { allowZero: true });
+    const senderName = input.sender ?? defaultSenderName(name);
+    if (!isValidSenderName(senderName)) throw new AdminError(`invalid sender name: ${senderName}`);
+
+    const now = this.clock.now();
+    const ids = { account: newId(), user: newId(), sender: newId(), key: newId() };
+    const key = generateApiKey(false);
+    await this.database.transaction(async (sql) => {
+      await this.accounts.insert(sql, {
+        id: ids.account,
+        name,
+        email,
+        phone,
+        balance: 0,
+        address: null,
+        logoUrl: null,
+        countryId: null,
+        createdBy: null,
+        createdAt: now,
+      });
+      await this.users.insert(sql, { id: ids.user, accountId: ids.account, name, email, createdAt: now });
+      await this.accounts.setOwner(sql, ids.account, ids.user);
+      await this.ledger.add(sql, ids.account, balance, 'opening', null, now);
+      await this.senders.insert(sql, {
+        id: ids.sender,
+        accountId: ids.account,
+        name: senderName,
+        email: null,
+        phone: null,
+        isDefault: true,
+        createdAt: now,
+      });
+      await this.insertKey(sql, ids.key, ids.user, ids.account, key, false, now);
+    });
+    return { account_id: ids.account, user_id: ids.user, sender_id: ids.sender, api_key: key.key };
+  }
+
+  async createUser(accountId: string, name: string, email?: string) {
+    const userId = newId();
+    await this.database.transaction(async (sql) => {
+      await this.requireAccount(sql, accountId);
+      await this.users.insert(sql, {
+        id: userId,
+        accountId,
+        name: requiredText('name', name, 120),
+        email: optionalEmail(email),
+        createdAt: this.clock.now(),
+      });
+    });
+    return { user_id: userId };
+  }
+
+  async deleteUser(userId: string) {
+    const deleted = await this.database.transaction((sql) => this.users.markDeleted(sql, userId, this.clock.now()));
+    if (!deleted) throw new AdminError(`no active user ${userId}`);
+    return { user_id: userId, deleted: true as const };
+  }
+
+  async issueToken(userId: string, ttlSeconds = 3600) {
+    if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0) throw new AdminError('ttl must be a positive number of seconds');
+    const user = await this.database.read((sql) => this.users.findActive(sql, userId));
+    if (!user) throw new AdminError(`no active user ${userId}`);
+    const issued = this.tokens.issue(user.id, user.accountId, ttlSeconds);
+    return { token: issued.token, expires_at: issued.expiresAt };
+  }
+
+  async createApiKey(userId: string, test = false) {
+    const keyId = newId();
+    const key = generateApiKey(test);
+    await this.database.transaction(async (sql) => {
+      const user = await this.users.findActive(sql, userId);
+      if (!user) throw new AdminError(`no active user ${userId}`);
+      await this.insertKey(sql, keyId, user.id, user.accountId, key, test, this.clock.now());
+    });
+    return { key_id: keyId, api_key: key.key };
+  }
+
+  async revokeApiKey(keyId: string) {
+    const revoked = await this.database.transaction((sql) => this.apiKeys.revoke(sql, keyId, this.clock.now()));
+    if (!revoked) throw new AdminError(`no active API key ${keyId}`);
+    return { key_id: keyId, revoked: true as const };
+  }
+
+  async credit(accountId: string, amount: number | string) {
+    const hundredths = amountOf('amount', amount, { allowZero: false });
+    const balance = await this.database.transaction(async (sql) => {
+      await this.requireAccount(sql, accountId);
+      await this.ledger.add(sql, accountId, hundredths, 'credit', null, this.clock.now());
+      return this.ledger.balanceOf(sql, accountId);
+    });
+    return { balance: toAmount(balance ?? 0) };
+  }
+
+  async createSender(accountId: string, name: string) {
+    if (!isValidSenderName(name)) {
+      throw new AdminError('a sender name is up to 11 letters, digits or spaces with a letter, or up to 15 digits');
+    }
+    const senderId = newId();
+    await this.database.transaction(async (sql) => {
+      await this.requireAccount(sql, accountId);
+      if (await this.senders.findByName(sql, accountId, name)) throw new AdminError(`sender ${name} already exists`);
+      await this.senders.insert(sql, {
+        id: senderId,
+        accountId,
+        name,
+        email: null,
+        phone: null,
+        isDefault: false,
+        createdAt: this.clock.now(),
+      });
+    });
+    return { sender_id: senderId };
+  }
+
+  /** A number the account owns in one country, used by sends with `use_local_number`. */
+  async addLocalNumber(accountId: string, number: string) {
+    const phone = requiredPhone(number);
+    const id = newId();
+    await this.database.transaction(async (sql) => {
+      await this.requireAccount(sql, accountId);
+      if (await this.senders.findLocalNumber(sql, accountId, phone.dialCode)) {
+        throw new AdminError(`the account already has a local number for ${phone.dialCode}`);
+      }
+      await this.senders.insertLocalNumber(sql, { id, accountId, dialCode: phone.dialCode, number: phone.e164, createdAt: this.clock.now() });
+    });
+    return { local_number_id: id, number: phone.e164 };
+  }
+
+  async createGroup(accountId: string, name: string, description?: string) {
+    const id = newId();
+    await this.database.transaction(async (sql) => {
+      await this.requireAccount(sql, accountId);
+      await this.groups.insert(sql, {
+        id,
+        accountId,
+        name: requiredText('name', name, 120),
+        description: description === undefined ? null : requiredText('description', description, 500),
+        createdBy: null,
+        createdAt: this.clock.now(),
+      });
+    });
+    return { id };
+  }
+
+  /** A contact, optionally added to one of the account's groups. */
+  async createContact(accountId: string, contact: { name?: string; phone?: string; email?: string; group?: string }) {
+    const id = newId();
+    const now = this.clock.now();
+    await this.database.transaction(async (sql) => {
+      await this.requireAccount(sql, accountId);
+      await this.contacts.insert(sql, {
+        id,
+        accountId,
+        name: contact.name === undefined ? null : requiredText('name', contact.name, 120),
+        email: optionalEmail(contact.email),
+        phone: contact.phone === undefined ? null : requiredPhone(contact.phone).e164,
+        createdBy: null,
+        createdAt: now,
+      });
+      if (contact.group !== undefined) {
+        if (!(await this.groups.findForAccount(sql, accountId, contact.group))) throw new AdminError(`no group ${contact.group} in this account`);
+        await this.groups.addMember(sql, { groupId: contact.group, contactId: id, createdAt: now });
+      }
+    });
+    return { contact_id: id };
+  }
+
+  private async insertKey(sql: Sql, id: string, userId: string, accountId: string, key: ReturnType<typeof generateApiKey>, test: boolean, at: Date) {
+    await this.apiKeys.insert(sql, { id, userId, accountId, keyHash: key.hash, prefix: key.prefix, isTest: test, createdAt: at });
+  }
+
+  private async requireAccount(sql: Sql, accountId: string): Promise<void> {
+    if (!(await this.accounts.exists(sql, accountId))) throw new AdminError(`no account ${accountId}`);
+  }
+}
+
+function requiredText(field: string, value: string, max: number): string {
+  const text = value.trim();
+  if (text.length === 0 || text.length > max) throw new AdminError(`${field} must have 1 to ${max} characters`);
+  return text;
+}
+
+function optionalEmail(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const email = parseEmail(value);
+  if (email === null) throw new AdminError(`invalid e-mail address: ${value}`);
+  return email;
+}
+
+function requiredPhone(value: string) {
+  const phone = parsePhone(value);
+  if (phone === null) throw new AdminError(`invalid phone number (international form expected): ${value}`);
+  return phone;
+}
+
+function amountOf(field: string, value: number | string, { allowZero }: { allowZero: boolean }): number {
+  const hundredths = toHundredths(value);
+  if (hundredths === null || hundredths < 0 || (!allowZero && hundredths === 0)) {
+    throw new AdminError(`${field} must be a ${allowZero ? 'non-negative' : 'positive'} amount with at most two decimals`);
+  }
+  return hundredths;
+}

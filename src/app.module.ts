@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { AccountModule } from './account/account.module.js';
+import { AdminModule } from './admin/admin.module.js';
+import { AuthModule } from './auth/auth.module.js';
+import { CommonModule } from './common/common.module.js';
+import { HttpModule } from './common/http/http.module.js';
+import { AppConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { GroupModule } from './group/group.module.js';
+import { HealthModule } from './health/health.module.js';
+import { OtpModule } from './otp/otp.module.js';
+import { SmsModule } from './sms/sms.module.js';
+
+@Module({
+  imports: [
+    AppConfigModule,
+    CommonModule,
+    DatabaseModule,
+    HttpModule,
+    AuthModule,
+    AccountModule,
+    OtpModule,
+    SmsModule,
+    GroupModule,
+    HealthModule,
+    AdminModule,
+  ],
+})
+export class AppModule {}

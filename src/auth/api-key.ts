@@ -1,0 +1,19 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const KEY_PATTERN = /^mk_(live|test)_[A-Za-z0-9_-]{43}$/;
+
+export interface GeneratedApiKey {
+  key: string;
+  hash: string;
+  prefix: string;
+}
+
+/** `mk_live_` or `mk_test_` and the base64url of 32 random bytes. */
+export function generateApiKey(test: boolean): GeneratedApiKey {
+  const key = `mk_${test ? 'test' : 'live'}_${randomBytes(32).toString('base64url')}`;
+  return { key, hash: hashApiKey(key), prefix: key.slice(0, 12) };
+}
+
+export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+
+export const isApiKeyShaped = (token: string): boolean => KEY_PATTERN.test(token);

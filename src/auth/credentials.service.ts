@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { UserRepository } from '../account/user.repository.js';
+import { Database } from '../database/database.js';
+import { ApiKeyRepository } from './api-key.repository.js';
+import { hashApiKey } from './api-key.js';
+import type { Principal } from './principal.js';
+import { TtlCache } from './ttl-cache.js';
+
+/**
+ * Resolves credentials to a principal. Look-ups are cached for at most 5 s,
+ * so a revoked key or a deleted user stops working within 5 s.
+ */
+export const CREDENTIAL_CACHE_MS = 5_000;
+const CACHE_CAPACITY = 10_000;
+
+@Injectable()
+export class CredentialsService {
+  private readonly keys = new TtlCache<Principal>(CREDENTIAL_CACHE_MS, CACHE_CAPACITY);
+  private readonly users = new TtlCache<string>(CREDENTIAL_CACHE_MS, CACHE_CAPACITY);
+
+  constructor(
+    private readonly database: Database,
+    private readonly apiKeys: ApiKeyRepository,
+    private readonly userRepository: UserRepository,
+  ) {}
+
+  async principalForApiKey(key: string): Promise<Principal | null> {
+    const hash = hashApiKey(key);
+    const now = Date.now();
+    const cached = this.keys.get(hash, now);
+    if (cached) return cached;
+    const found = await this.database.read((sql) => this.apiKeys.findActiveByHash(sql, hash));
+    if (!found) return null;
+    const principal: Principal = {
+      userId: found.userId,
+      accountId: found.accountId,
+      credentialId: `key:${found.keyId}`,
+      test: found.test,
+    };
+    this.keys.set(hash, principal, now);
+    return principal;
+  }
+
+  /** The principal of a token's user, when that user still exists in the token's account. */
+  async principalForUser(userId: string, accountId: string): Promise<Principal | null> {
+    const now = Date.now();
+    let userAccount = this.users.get(userId, now);
+    if (userAccount === undefined) {
+      const user = await this.database.read((sql) => this.userRepository.findActive(sql, userId));
+      if (!user) return null;
+      userAccount = user.accountId;
+      this.users.set(userId, userAccount, now);
+    }
+    if (userAccount !== accountId) return null;
+    return { userId, accountId, credentialId: `user:${userId}`, test: false };
+  }
+}

@@ -1,0 +1,37 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { isUuid } from '../common/ids.js';
+import { secretsConfig, type SecretsConfig } from '../config/secrets.config.js';
+import { CredentialsService } from './credentials.service.js';
+import type { Principal } from './principal.js';
+
+/** Tokens may be issued up to this much ahead of our clock. */
+const ISSUED_AT_LEEWAY_SECONDS = 60;
+
+/** `Authorization: Bearer <JWT>`: HS256 only, `exp` required, claims `sub` (user) and `account`. */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(
+    @Inject(secretsConfig.KEY) secrets: SecretsConfig,
+    private readonly credentials: CredentialsService,
+  ) {
+    super({
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: secrets.jwtSecret,
+      algorithms: ['HS256'],
+      ignoreExpiration: false,
+    });
+  }
+
+  async validate(claims: Record<string, unknown>): Promise<Principal | false> {
+    const { sub, account, exp, iat } = claims;
+    if (typeof sub !== 'string' || !isUuid(sub)) return false;
+    if (typeof account !== 'string' || !isUuid(account)) return false;
+    if (typeof exp !== 'number') return false;
+    if (iat !== undefined && (typeof iat !== 'number' || iat > Date.now() / 1000 + ISSUED_AT_LEEWAY_SECONDS)) {
+      return false;
+    }
+    return (await this.credentials.principalForUser(sub, account)) ?? false;
+  }
+}

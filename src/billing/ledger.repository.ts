@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import type { Sql } from '../database/sql.js';
+
+export type LedgerKind = 'opening' | 'debit' | 'refund' | 'credit';
+
+/**
+ * Balance changes. Each one writes an append-only ledger row in the caller's
+ * transaction, so the balance always equals the sum of the ledger.
+ */
+@Injectable()
+export class LedgerRepository {
+  /** Debits only when the balance covers the amount, in the same statement. */
+  async debitIfCovered(sql: Sql, accountId: string, amount: number, reference: string, at: Date): Promise<boolean> {
+    if (amount === 0) return true;
+    const changed = await sql.run('UPDATE account SET balance = balance - ? WHERE id = ? AND balance >= ?', [
+      amount,
+      accountId,
+      amount,
+    ]);
+    if (changed !== 1) return false;
+    await this.append(sql, accountId, -amount, 'debit', reference, at);
+    return true;
+  }
+
+  async add(sql: Sql, accountId: string, amount: number, kind: Exclude<LedgerKind, 'debit'>, reference: string | null, at: Date) {
+    if (amount === 0 && kind !== 'opening') return;
+    await sql.run('UPDATE account SET balance = balance + ? WHERE id = ?', [amount, accountId]);
+    await this.append(sql, accountId, amount, kind, reference, at);
+  }
+
+  async balanceOf(sql: Sql, accountId: string): Promise<number | undefined> {
+    const row = await sql.get<{ balance: number | string }>('SELECT balance FROM account WHERE id = ?', [accountId]);
+    return row === undefined ? undefined : Number(row.balance);
+  }
+
+  async sumOf(sql: Sql, accountId: string): Promise<number> {
+    const row = await sql.get<{ total: number | string | null }>(
+      'SELECT SUM(amount) AS total FROM ledger_entry WHERE account_id = ?',
+      [accountId],
+    );
+    return Number(row?.total ?? 0);
+  }
+
+  private async append(sql: Sql, accountId: string, amount: number, kind: LedgerKind, reference: string | null, at: Date) {
+    await sql.insert('ledger_entry', { account_id: accountId, amount, kind, reference, created_at: at });
+  }
+}

@@ -1,0 +1,55 @@
+import { HttpException } from '@nestjs/common';
+import type { Envelope } from '../envelope/envelope.js';
+
+/**
+ * A documented failure: its status, its `message` and, where the interface
+ * says so, `errors` or `data`. Thrown by services; the exception filter writes it.
+ */
+export class ApiError extends HttpException {
+  constructor(
+    readonly envelope: Envelope,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(envelope, envelope.status);
+  }
+
+  static validation(errors: string[]): ApiError {
+    return new ApiError({ status: 400, message: 'erreur_de_validation', errors });
+  }
+
+  static invalidField(field: string, problem: string): ApiError {
+    return ApiError.validation([`${field}: ${problem}`]);
+  }
+
+  static unauthorized(): ApiError {
+    return new ApiError({ status: 401, message: 'Non autorisé' });
+  }
+
+  static insufficientBalance(costs: number, balance: number): ApiError {
+    return new ApiError({ status: 402, message: 'solde_insuffisant', data: { costs, balance } });
+  }
+
+  static notFound(message = 'Non trouvé', errors?: string[]): ApiError {
+    return new ApiError(errors ? { status: 404, message, errors } : { status: 404, message });
+  }
+
+  static otpExpired(): ApiError {
+    return new ApiError({ status: 410, message: 'code_otp_expir', errors: ['code: le code OTP a expiré'] });
+  }
+
+  static unsupportedMediaType(): ApiError {
+    return new ApiError({ status: 415, message: 'type_de_contenu_non_supporte' });
+  }
+
+  static tooManyRequests(error: string, retryAfterSeconds: number): ApiError {
+    return new ApiError({ status: 429, message: 'trop_de_requetes', errors: [error] }, retryAfterSeconds);
+  }
+
+  static tooManyAttempts(error: string, retryAfterSeconds: number): ApiError {
+    return new ApiError({ status: 429, message: 'trop_de_tentatives', errors: [error] }, retryAfterSeconds);
+  }
+
+  static serviceUnavailable(): ApiError {
+    return new ApiError({ status: 503, message: 'service_indisponible' });
+  }
+}

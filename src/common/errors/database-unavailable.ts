@@ -1,0 +1,41 @@
+import { QueryFailedError } from 'typeorm';
+
+/** Connection-level failures of mysql2 and SQLite: the database cannot be reached or used now. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+]);
+
+const UNAVAILABLE_MESSAGES = [
+  /pool is closed/i,
+  /connection is in closed state/i,
+  /can't add new command when connection is in closed state/i,
+  /timeout acquiring a connection/i,
+  /queue limit reached/i,
+  /connection not opened|database connection is not open/i,
+  /Connection with "\w+" database is not established/i,
+];
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const cause = error instanceof QueryFailedError ? error.driverError : error;
+  if (!(cause instanceof Error)) return false;
+  const { code, fatal } = cause as Error & { code?: unknown; fatal?: unknown };
+  if (fatal === true) return true;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  return UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(cause.message));
+}

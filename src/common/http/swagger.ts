@@ -1,0 +1,64 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject, type OperationObject } from '@nestjs/swagger';
+import { errorEnvelopeSchema } from '../envelope/envelope.schema.js';
+
+const DESCRIPTION = `
+Send one-time passwords by SMS or e-mail and check them, read outgoing SMS, groups and the account.
+
+Every response is an envelope \`{status, message, data?, errors?}\` whose \`status\` repeats the HTTP status.
+Authenticate with \`Authorization: Bearer <token>\`, where the token is an API key (\`mk_live_…\`, or \`mk_test_…\` for the sandbox) or a JWT.
+`.trim();
+
+const JSON_CONTENT = 'application/json';
+
+/** Serves the OpenAPI 3 document at /docs-json and Swagger UI at /docs. */
+export function setupSwagger(app: NestFastifyApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Messaging and OTP API')
+    .setDescription(DESCRIPTION)
+    .setVersion('1.0.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A JWT (HS256)' }, 'jwt')
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An API key, sent as `Bearer mk_live_…`' },
+      'api-key',
+    )
+    .build();
+  const document = secureByDefault(SwaggerModule.createDocument(app, config));
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    swaggerOptions: { persistAuthorization: true },
+    customSiteTitle: 'Messaging and OTP API',
+  });
+  return document;
+}
+
+/**
+ * The guard protects every route that is not @Public(); the document says so:
+ * each such operation gets both security schemes and the 401 and 503 answers,
+ * and each operation with a body the 413 and 415 answers.
+ */
+function secureByDefault(document: OpenAPIObject): OpenAPIObject {
+  for (const pathItem of Object.values(document.paths)) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+      const operation = pathItem[method] as (OperationObject & { 'x-public'?: boolean }) | undefined;
+      if (!operation) continue;
+      if (operation['x-public']) {
+        delete operation['x-public'];
+        operation.security = [];
+        continue;
+      }
+      operation.security = [{ jwt: [] }, { 'api-key': [] }];
+      addResponse(operation, 401, 'Non autorisé', 'Missing, malformed, expired, revoked or unknown credentials');
+      addResponse(operation, 503, 'service_indisponible', 'The database cannot be reached');
+      if (operation.requestBody) {
+        addResponse(operation, 413, 'requete_trop_volumineuse', 'The body is larger than the limit');
+        addResponse(operation, 415, 'type_de_contenu_non_supporte', 'The body is not application/json');
+      }
+    }
+  }
+  return document;
+}
+
+function addResponse(operation: OperationObject, status: number, message: string, description: string): void {
+  operation.responses[status] ??= { description, content: { [JSON_CONTENT]: { schema: errorEnvelopeSchema(status, message) } } };
+}

@@ -1,0 +1,18 @@
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { parseEnvironment } from './environment.js';
+
+export const appConfig = registerAs('app', () => {
+  const env = parseEnvironment(process.env);
+  return {
+    production: env.NODE_ENV === 'production',
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: env.DATA_DIR,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    logLevel: env.LOG_LEVEL,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    metricsToken: env.METRICS_TOKEN ?? null,
+  };
+});
+
+export type AppConfig = ConfigType<typeof appConfig>;

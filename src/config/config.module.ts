@@ -1,0 +1,18 @@
+import { ConfigModule } from '@nestjs/config';
+import { appConfig } from './app.config.js';
+import { databaseConfig } from './database.config.js';
+import { deliveryConfig } from './delivery.config.js';
+import { parseEnvironment } from './environment.js';
+import { otpConfig } from './otp.config.js';
+import { secretsConfig } from './secrets.config.js';
+
+/** Reads `.env` when present, validates every variable at start-up, exposes typed namespaces. */
+export const AppConfigModule = ConfigModule.forRoot({
+  isGlobal: true,
+  cache: true,
+  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig],
+  validate: (raw) => {
+    parseEnvironment(raw);
+    return raw;
+  },
+});

@@ -1,0 +1,21 @@
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { parseEnvironment, ConfigurationError } from './environment.js';
+
+export const deliveryConfig = registerAs('delivery', () => {
+  const env = parseEnvironment(process.env);
+  if (env.SMS_PROVIDER === 'smpp' && !env.SMPP_URL) {
+    throw new ConfigurationError('Invalid configuration:\n  SMPP_URL is required when SMS_PROVIDER=smpp');
+  }
+  if (env.EMAIL_TRANSPORT === 'smtp' && !env.SMTP_URL) {
+    throw new ConfigurationError('Invalid configuration:\n  SMTP_URL is required when EMAIL_TRANSPORT=smtp');
+  }
+  return {
+    smsProvider: env.SMS_PROVIDER,
+    smppUrl: env.SMPP_URL ?? null,
+    emailTransport: env.EMAIL_TRANSPORT,
+    smtpUrl: env.SMTP_URL ?? null,
+    emailFrom: env.EMAIL_FROM,
+  };
+});
+
+export type DeliveryConfig = ConfigType<typeof deliveryConfig>;

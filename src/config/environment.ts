@@ -1,0 +1,158 @@
+import { plainToInstance } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+/** Every setting the service reads, with its default (see `.env.example`). */
+export class EnvironmentVariables {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  @IsIn(['sqlite', 'mysql'])
+  DB_TYPE: 'sqlite' | 'mysql' = 'sqlite';
+
+  @IsString()
+  DB_PATH = './data/messaging.sqlite';
+
+  @IsString()
+  DB_HOST = '127.0.0.1';
+
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  DB_PORT = 3306;
+
+  @IsOptional()
+  @IsString()
+  DB_USER?: string = undefined;
+
+  @IsOptional()
+  @IsString()
+  DB_PASSWORD?: string = undefined;
+
+  @IsString()
+  DB_NAME = 'messaging';
+
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DB_POOL_SIZE = 10;
+
+  @IsString()
+  DATA_DIR = './data';
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  JWT_SECRET?: string = undefined;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  OTP_SECRET?: string = undefined;
+
+  @IsIn(['log', 'smpp'])
+  SMS_PROVIDER: 'log' | 'smpp' = 'log';
+
+  @IsOptional()
+  @Matches(/^smpps?:\/\/[^:@/]+:[^@/]*@[^:/]+:\d+\/?$/, {
+    message: 'SMPP_URL must look like smpp://system_id:password@host:port',
+  })
+  SMPP_URL?: string = undefined;
+
+  @IsIn(['log', 'smtp'])
+  EMAIL_TRANSPORT: 'log' | 'smtp' = 'log';
+
+  @IsOptional()
+  @Matches(/^smtps?:\/\//, { message: 'SMTP_URL must start with smtp:// or smtps://' })
+  SMTP_URL?: string = undefined;
+
+  @IsString()
+  EMAIL_FROM = 'no-reply@localhost';
+
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  OTP_MAX_ATTEMPTS = 5;
+
+  @IsInt()
+  @Min(1)
+  OTP_MAX_SENDS_PER_RECIPIENT = 5;
+
+  @IsInt()
+  @Min(1)
+  OTP_SEND_WINDOW_SECONDS = 900;
+
+  @IsInt()
+  @Min(1)
+  OTP_MAX_FAILED_VERIFICATIONS = 20;
+
+  @IsInt()
+  @Min(1)
+  OTP_FAILED_VERIFICATION_WINDOW_SECONDS = 86400;
+
+  @IsInt()
+  @Min(0)
+  RATE_LIMIT_PER_MINUTE = 60000;
+
+  @IsInt()
+  @Min(1024)
+  BODY_LIMIT_BYTES = 102400;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  METRICS_TOKEN?: string = undefined;
+}
+
+export class ConfigurationError extends Error {
+  override readonly name = 'ConfigurationError';
+}
+
+const INTEGER = /^-?\d+$/;
+
+/**
+ * Reads the environment into typed settings. Integers must be written as
+ * integers; every bad variable is named in one error.
+ */
+export function parseEnvironment(raw: NodeJS.ProcessEnv | Record<string, unknown>): EnvironmentVariables {
+  const defaults = new EnvironmentVariables();
+  const input: Record<string, unknown> = {};
+  for (const key of Object.keys(defaults)) {
+    const value = raw[key];
+    if (value === undefined || value === '') continue;
+    const typical = (defaults as unknown as Record<string, unknown>)[key];
+    input[key] = typeof typical === 'number' && typeof value === 'string' && INTEGER.test(value.trim())
+      ? Number(value)
+      : value;
+  }
+  const settings = plainToInstance(EnvironmentVariables, input, { exposeDefaultValues: true });
+  const errors = validateSync(settings, { skipMissingProperties: false });
+  if (errors.length > 0) {
+    const lines = errors.map((error) => {
+      const shown = (raw as Record<string, unknown>)[error.property];
+      return `${error.property}=${JSON.stringify(shown)}: ${Object.values(error.constraints ?? {}).join('; ')}`;
+    });
+    throw new ConfigurationError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return settings;
+}

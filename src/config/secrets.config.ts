@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { registerAs, type ConfigType } from '@nestjs/config';
+import { ConfigurationError, parseEnvironment, type EnvironmentVariables } from './environment.js';
+
+const MIN_SECRET_BYTES = 32;
+const SECRET_NAMES = ['JWT_SECRET', 'OTP_SECRET'] as const;
+type SecretName = (typeof SECRET_NAMES)[number];
+
+/**
+ * Signing and HMAC keys. Production takes them from the environment only;
+ * elsewhere a missing one is generated once and kept in `DATA_DIR/secrets.json`.
+ */
+export const secretsConfig = registerAs('secrets', () => {
+  const env = parseEnvironment(process.env);
+  const secrets = env.NODE_ENV === 'production' ? requiredSecrets(env) : developmentSecrets(env);
+  return { jwtSecret: secrets.JWT_SECRET, otpSecret: secrets.OTP_SECRET };
+});
+
+export type SecretsConfig = ConfigType<typeof secretsConfig>;
+
+function requiredSecrets(env: EnvironmentVariables): Record<SecretName, string> {
+  const problems = SECRET_NAMES.flatMap((name) => {
+    const value = env[name];
+    if (!value) return [`${name} is required when NODE_ENV=production`];
+    if (Buffer.byteLength(value) < MIN_SECRET_BYTES) {
+      return [`${name} must be at least ${MIN_SECRET_BYTES} bytes when NODE_ENV=production`];
+    }
+    return [];
+  });
+  if (problems.length > 0) throw new ConfigurationError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return { JWT_SECRET: env.JWT_SECRET!, OTP_SECRET: env.OTP_SECRET! };
+}
+
+function developmentSecrets(env: EnvironmentVariables): Record<SecretName, string> {
+  const file = join(env.DATA_DIR, 'secrets.json');
+  const stored: Partial<Record<SecretName, string>> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  let changed = false;
+  for (const name of SECRET_NAMES) {
+    if (!env[name] && !stored[name]) {
+      stored[name] = randomBytes(MIN_SECRET_BYTES).toString('base64url');
+      changed = true;
+    }
+  }
+  if (changed) {
+    mkdirSync(env.DATA_DIR, { recursive: true });
+    writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+  return {
+    JWT_SECRET: env.JWT_SECRET ?? stored.JWT_SECRET!,
+    OTP_SECRET: env.OTP_SECRET ?? stored.OTP_SECRET!,
+  };
+}

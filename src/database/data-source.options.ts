@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../config/database.config.js';
+import { ENTITIES } from './entities.js';
+import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-schema.js';
+
+export const MIGRATIONS = [InitialSchema1763769600000];
+
+/** TypeORM options for the configured database; the schema comes from migrations only. */
+export function dataSourceOptions(config: DatabaseConfig): DataSourceOptions {
+  const common = { entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, logging: false } as const;
+  if (config.type === 'mysql') {
+    return {
+      ...common,
+      type: 'mysql',
+      host: config.host,
+      port: config.port,
+      username: config.user ?? undefined,
+      password: config.password ?? undefined,
+      database: config.name,
+      charset: 'utf8mb4_unicode_ci',
+      timezone: 'Z',
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      connectTimeout: 3000,
+      poolSize: config.poolSize,
+      extra: { enableKeepAlive: true, maxIdle: config.poolSize },
+    };
+  }
+  if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: config.path,
+    enableWAL: true,
+    prepareDatabase: (db: { pragma: (statement: string) => unknown }) => {
+      db.pragma('synchronous = NORMAL');
+      db.pragma('busy_timeout = 5000');
+    },
+  };
+}

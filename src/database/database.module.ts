@@ -1,0 +1,18 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { databaseConfig, type DatabaseConfig } from '../config/database.config.js';
+import { dataSourceOptions } from './data-source.options.js';
+import { Database } from './database.js';
+
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [databaseConfig.KEY],
+      useFactory: (config: DatabaseConfig) => ({ ...dataSourceOptions(config), migrationsRun: true }),
+    }),
+  ],
+  providers: [Database],
+  exports: [Database],
+})
+export class DatabaseModule {}

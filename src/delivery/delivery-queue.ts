@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { SecretBox } from '../common/crypto/secret-box.js';
+import type { Sql } from '../database/sql.js';
+import type { EmailPayload, SmsPayload } from './outbox-payload.js';
+import { OutboxDispatcher } from './outbox-dispatcher.js';
+import { OutboxRepository } from './outbox.repository.js';
+import { PAYLOAD_BOX } from './payload-box.js';
+
+export interface Delivery<P> {
+  recordId: string;
+  accountId: string;
+  /** Hundredths, refunded if the message cannot be handed over. */
+  amount: number;
+  test: boolean;
+  deliverBefore: Date | null;
+  at: Date;
+  payload: P;
+}
+
+/** How other modules send: enqueue inside their transaction, then `committed()` once it is committed. */
+@Injectable()
+export class DeliveryQueue {
+  constructor(
+    private readonly outbox: OutboxRepository,
+    private readonly dispatcher: OutboxDispatcher,
+    @Inject(PAYLOAD_BOX) private readonly box: SecretBox,
+  ) {}
+
+  enqueueSms(sql: Sql, delivery: Delivery<SmsPayload>): Promise<void> {
+    return this.enqueue(sql, 'sms', delivery);
+  }
+
+  enqueueEmail(sql: Sql, delivery: Delivery<EmailPayload>): Promise<void> {
+    return this.enqueue(sql, 'email', delivery);
+  }
+
+  committed(): void {
+    this.dispatcher.wake();
+  }
+
+  private enqueue(sql: Sql, kind: 'sms' | 'email', { payload, ...delivery }: Delivery<SmsPayload | EmailPayload>) {
+    return this.outbox.add(sql, { kind, ...delivery, payload: this.box.seal(JSON.stringify(payload)) });
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { Sql } from '../database/sql.js';
+import type { OutboxKind } from './outbox.repository.js';
+
+/**
+ * Where the delivery state of one kind of message lives. Delivery moves the
+ * state without knowing what the message is for.
+ */
+export interface DeliveryRecordStore {
+  /** pending → sent. */
+  markSent(sql: Sql, recordId: string, provider: string, providerId: string, at: Date): Promise<boolean>;
+  /** pending → failed; true only for the call that made the change. */
+  markFailed(sql: Sql, recordId: string, provider: string | null, providerStatus: string | null, at: Date): Promise<boolean>;
+  /** One more hand-over attempt after a transient failure. */
+  countRetry?(sql: Sql, recordId: string): Promise<void>;
+}
+
+@Injectable()
+export class DeliveryRecords {
+  private readonly stores = new Map<OutboxKind, DeliveryRecordStore>();
+
+  register(kind: OutboxKind, store: DeliveryRecordStore): void {
+    this.stores.set(kind, store);
+  }
+
+  for(kind: OutboxKind): DeliveryRecordStore {
+    const store = this.stores.get(kind);
+    if (!store) throw new Error(`no delivery record store for ${kind} messages`);
+    return store;
+  }
+}

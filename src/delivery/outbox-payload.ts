@@ -1,0 +1,19 @@
+import type { Language } from './email-template.js';
+
+/** What the dispatcher needs to hand an SMS over. */
+export interface SmsPayload {
+  from: string;
+  to: string;
+  text: string;
+  secrets: string[];
+}
+
+/** What the dispatcher needs to compose and send an e-mail. */
+export interface EmailPayload {
+  to: string;
+  fromName: string | null;
+  text: string;
+  language: Language;
+  applicationName: string | null;
+  secrets: string[];
+}

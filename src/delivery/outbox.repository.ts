@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { readBoolean, readTime, type Sql } from '../database/sql.js';
+
+export type OutboxKind = 'sms' | 'email';
+
+export interface NewOutboxEntry {
+  kind: OutboxKind;
+  /** The record whose delivery state this entry moves (the SMS or the OTP). */
+  recordId: string;
+  accountId: string;
+  /** Hundredths refunded if the message cannot be handed over. */
+  amount: number;
+  /** Sealed payload: it may hold a code, so it is encrypted at rest. */
+  payload: string;
+  test: boolean;
+  /** After this instant the message is pointless (an expired code) and is failed instead. */
+  deliverBefore: Date | null;
+  at: Date;
+}
+
+export interface OutboxEntry {
+  id: number;
+  kind: OutboxKind;
+  recordId: string;
+  accountId: string;
+  amount: number;
+  payload: string;
+  test: boolean;
+  deliverBefore: Date | null;
+  /** Hand-over attempts so far, this one included. */
+  attempts: number;
+}
+
+interface OutboxRow {
+  id: number | string;
+  kind: OutboxKind;
+  record_id: string;
+  account_id: string;
+  amount: number | string;
+  payload: string;
+  is_test: unknown;
+  deliver_before: string | Date | null;
+  attempts: number | string;
+}
+
+/**
+ * The durable queue between accepting a message and handing it over. An entry
+ * is claimed by moving its `available_at` past a lease; if its claimer dies the
+ * lease runs out and the entry is offered again. It is deleted once settled.
+ */
+@Injectable()
+export class OutboxRepository {
+  async add(sql: Sql, entry: NewOutboxEntry): Promise<void> {
+    await sql.insert('outbox', {
+      kind: entry.kind,
+      record_id: entry.recordId,
+      account_id: entry.accountId,
+      amount: entry.amount,
+      payload: entry.payload,
+      is_test: entry.test,
+      deliver_before: entry.deliverBefore,
+      attempts: 0,
+      available_at: entry.at,
+      created_at: entry.at,
+    });
+  }
+
+  /** Claims up to `limit` due entries; other instances skip the rows this one holds. */
+  async claim(sql: Sql, claimer: string, now: Date, leaseUntil: Date, limit: number): Promise<OutboxEntry[]> {
+    const skipLocked = sql.dialect === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '';
+    const rows = await sql.all<OutboxRow>(
+      `SELECT id, kind, record_id, account_id, amount, payload, is_test, deliver_before, attempts
+         FROM outbox WHERE available_at <= ? ORDER BY available_at, id LIMIT ${Number(limit)}${skipLocked}`,
+      [now],
+    );
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => Number(row.id));
+    await sql.run(
+      `UPDATE outbox SET available_at = ?, claimed_by = ?, attempts = attempts + 1 WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      [leaseUntil, claimer, ...ids],
+    );
+    return rows.map((row) => ({
+      id: Number(row.id),
+      kind: row.kind,
+      recordId: row.record_id,
+      accountId: row.account_id,
+      amount: Number(row.amount),
+      payload: row.payload,
+      test: readBoolean(row.is_test),
+      deliverBefore: readTime(row.deliver_before),
+      attempts: Number(row.attempts) + 1,
+    }));
+  }
+
+  async remove(sql: Sql, id: number): Promise<void> {
+    await sql.run('DELETE FROM outbox WHERE id = ?', [id]);
+  }
+
+  /** Offers the entry again at `at`, after a transient failure. */
+  async retryAt(sql: Sql, id: number, at: Date, error: string): Promise<void> {
+    await sql.run('UPDATE outbox SET available_at = ?, claimed_by = NULL, last_error = ? WHERE id = ?', [
+      at,
+      error.slice(0, 255),
+      id,
+    ]);
+  }
+
+  async backlog(sql: Sql): Promise<{ count: number; oldest: Date | null }> {
+    const row = await sql.get<{ count: number | string; oldest: string | Date | null }>(
+      'SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM outbox',
+    );
+    return { count: Number(row?.count ?? 0), oldest: readTime(row?.oldest ?? null) };
+  }
+}

@@ -1,0 +1,49 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
+import { Public } from '../auth/public.decorator.js';
+import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
+import { RespondWith } from '../common/envelope/respond-with.decorator.js';
+import { ApiError } from '../common/errors/api-error.js';
+
+@ApiTags('Health')
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+  ) {}
+
+  @Get('live')
+  @ApiOperation({ summary: 'The process is up' })
+  @RespondWith(200, 'OK')
+  live(): void {}
+
+  @Get('ready')
+  @ApiOperation({ summary: 'The service can serve: its database answers' })
+  @RespondWith(200, 'OK')
+  @ApiFailure(503, 'service_indisponible', 'A dependency is down; `data` tells which')
+  ready(): Promise<HealthCheckResult> {
+    return this.check();
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Same as /health/ready' })
+  @RespondWith(200, 'OK')
+  @ApiFailure(503, 'service_indisponible', 'A dependency is down; `data` tells which')
+  readyAlias(): Promise<HealthCheckResult> {
+    return this.check();
+  }
+
+  private async check(): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
+    } catch (error) {
+      if (error instanceof ServiceUnavailableException) {
+        throw new ApiError({ status: 503, message: 'service_indisponible', data: error.getResponse() });
+      }
+      throw error;
+    }
+  }
+}

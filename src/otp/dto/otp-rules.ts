@@ -1,0 +1,62 @@
+import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import { isValidSenderName } from '../../sender/sender-name.js';
+import { EMAIL_INVALID, parseEmail, parsePhone, PHONE_INVALID } from '../recipient.js';
+
+export const OTP_PLACEHOLDER = '##OTP##';
+export const MAX_MESSAGE_LENGTH = 1600;
+export const DEFAULT_OTP_LENGTH = 6;
+
+type Channel = 'SMS' | 'EMAIL';
+const channelOf = (args: ValidationArguments): Channel | undefined => {
+  const channel = (args.object as { channel?: unknown }).channel;
+  return channel === 'SMS' || channel === 'EMAIL' ? channel : undefined;
+};
+
+function rule(name: string, validate: (value: unknown, args: ValidationArguments) => boolean, message: (args: ValidationArguments) => string) {
+  return (options?: ValidationOptions) => (target: object, propertyName: string) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName,
+      options: { message, ...options },
+      validator: { validate },
+    });
+}
+
+/** `to` is a phone number in international form for SMS, an e-mail address for EMAIL. */
+export const IsRecipientForChannel = rule(
+  'isRecipientForChannel',
+  (value, args) => {
+    const channel = channelOf(args);
+    if (channel === undefined || typeof value !== 'string') return true;
+    return channel === 'SMS' ? parsePhone(value) !== null : parseEmail(value) !== null;
+  },
+  (args) => (channelOf(args) === 'EMAIL' ? EMAIL_INVALID : PHONE_INVALID),
+);
+
+/** An SMS sender is a valid sender name; an e-mail sender is a display name on one line. */
+export const IsSenderForChannel = rule(
+  'isSenderForChannel',
+  (value, args) => {
+    if (typeof value !== 'string') return true;
+    if (channelOf(args) === 'EMAIL') return value.length <= 100 && !/[\r\n]/.test(value);
+    return isValidSenderName(value);
+  },
+  (args) =>
+    channelOf(args) === 'EMAIL'
+      ? 'doit tenir sur une ligne de 100 caractères au plus'
+      : "doit faire 11 lettres, chiffres ou espaces au plus avec au moins une lettre, ou 15 chiffres au plus",
+);
+
+/** At most 1,600 UTF-16 units once every placeholder holds the code. */
+export const FitsWithCode = rule(
+  'fitsWithCode',
+  (value, args) => {
+    if (typeof value !== 'string') return true;
+    const length = (args.object as { otp_length?: unknown }).otp_length;
+    const codeLength = typeof length === 'number' && Number.isInteger(length) ? length : DEFAULT_OTP_LENGTH;
+    const placeholders = value.split(OTP_PLACEHOLDER).length - 1;
+    return value.length + placeholders * (codeLength - OTP_PLACEHOLDER.length) <= MAX_MESSAGE_LENGTH;
+  },
+  () => `ne doit pas dépasser ${MAX_MESSAGE_LENGTH} caractères une fois le code inséré`,
+);

@@ -1,0 +1,18 @@
+/** The OTP just sent. */
+export class OtpSendResultDto {
+  /**
+   * Identifier of the OTP message (also the `uniq_id` of its SMS).
+   * @example "0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10"
+   */
+  uniq_id!: string;
+  /**
+   * The generated code.
+   * @example "482913"
+   */
+  code!: string;
+  /**
+   * Expiry, as a Unix time in seconds.
+   * @example 1795334700
+   */
+  expires_at!: number;
+}

@@ -1,0 +1,84 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Contains, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { Messages } from '../../common/validation/messages.js';
+import { LANGUAGES, type Language } from '../../delivery/email-template.js';
+import { OTP_TYPES, type OtpType } from '../otp-code.js';
+import { FitsWithCode, IsRecipientForChannel, IsSenderForChannel, OTP_PLACEHOLDER } from './otp-rules.js';
+
+export const CHANNELS = ['SMS', 'EMAIL'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export class SendOtpDto {
+  @ApiProperty({ enum: CHANNELS, example: 'SMS', description: 'Sending channel' })
+  @IsDefined({ message: Messages.required })
+  @IsIn(CHANNELS, { message: Messages.oneOf(CHANNELS) })
+  channel!: Channel;
+
+  @ApiPropertyOptional({
+    example: 'DEMO',
+    description:
+      "SMS: a sender registered for the account (matched without case). EMAIL: the From display name. Default: the account's default sender.",
+  })
+  @IsOptional()
+  @IsString({ message: Messages.string })
+  @IsSenderForChannel()
+  sender?: string;
+
+  @ApiProperty({
+    example: '+2250707070707',
+    description: 'SMS: a phone number in international form (+225…, 00225… or 225…). EMAIL: an e-mail address.',
+  })
+  @IsDefined({ message: Messages.required })
+  @IsString({ message: Messages.string })
+  @IsRecipientForChannel()
+  to!: string;
+
+  @ApiProperty({
+    example: 'Votre code est ##OTP##. Il expire dans 5 minutes.',
+    description: `Text of the message; every ${OTP_PLACEHOLDER} is replaced by the code. At most 1,600 characters once the code is in.`,
+  })
+  @IsDefined({ message: Messages.required })
+  @IsString({ message: Messages.string })
+  @Contains(OTP_PLACEHOLDER, { message: `doit contenir ${OTP_PLACEHOLDER}` })
+  @FitsWithCode()
+  message!: string;
+
+  @ApiPropertyOptional({ enum: OTP_TYPES, default: 'numeric', description: 'numeric: digits; alphanumeric: A-Z and digits' })
+  @IsOptional()
+  @IsIn(OTP_TYPES, { message: Messages.oneOf(OTP_TYPES) })
+  otp_type?: OtpType;
+
+  @ApiPropertyOptional({ minimum: 4, maximum: 6, default: 6, type: 'integer', description: 'Length of the code' })
+  @IsOptional()
+  @IsInt({ message: Messages.integer })
+  @Min(4, { message: Messages.between(4, 6) })
+  @Max(6, { message: Messages.between(4, 6) })
+  otp_length?: number;
+
+  @ApiPropertyOptional({ minimum: 60, maximum: 3600, default: 300, type: 'integer', description: 'Lifetime of the code, in seconds' })
+  @IsOptional()
+  @IsInt({ message: Messages.integer })
+  @Min(60, { message: Messages.between(60, 3600) })
+  @Max(3600, { message: Messages.between(60, 3600) })
+  otp_expiry?: number;
+
+  @ApiPropertyOptional({
+    default: false,
+    description: "SMS only: send from the account's local number in the destination country when it has one",
+  })
+  @IsOptional()
+  @IsBoolean({ message: Messages.boolean })
+  use_local_number?: boolean;
+
+  @ApiPropertyOptional({ example: 'MonApp', description: 'Application name, repeated in the verification and the e-mail subject' })
+  @IsOptional()
+  @IsString({ message: Messages.string })
+  @MinLength(1, { message: Messages.notEmpty })
+  @MaxLength(100, { message: Messages.maxLength(100) })
+  application_name?: string;
+
+  @ApiPropertyOptional({ enum: LANGUAGES, default: 'fr', description: 'Language of the e-mail template' })
+  @IsOptional()
+  @IsIn(LANGUAGES, { message: Messages.oneOf(LANGUAGES) })
+  language?: Language;
+}

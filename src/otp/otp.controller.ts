@@ -1,0 +1,65 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
+import type { Principal } from '../auth/principal.js';
+import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
+import { RespondWith } from '../common/envelope/respond-with.decorator.js';
+import { InternalErrorMessage } from '../common/errors/internal-error-message.decorator.js';
+import { OtpSendResultDto } from './dto/otp-send-result.dto.js';
+import { OtpVerificationDto } from './dto/otp-verification.dto.js';
+import { SendOtpDto } from './dto/send-otp.dto.js';
+import { VerifyOtpDto } from './dto/verify-otp.dto.js';
+import { SendOtp } from './send-otp.usecase.js';
+import { CODE_INVALID, VerifyOtp } from './verify-otp.usecase.js';
+
+@ApiTags('Otp')
+@Controller('otp')
+export class OtpController {
+  constructor(
+    private readonly sendOtp: SendOtp,
+    private readonly verifyOtp: VerifyOtp,
+  ) {}
+
+  @Post('send')
+  @ApiOperation({
+    summary: 'Send a one-time password by SMS or e-mail',
+    description:
+      'Refusals come in this order: 400 (validation), 429 (per-recipient send limit), 402 (balance). ' +
+      'A new code supersedes every earlier pending code for the same recipient.',
+  })
+  @RespondWith(200, 'succès', OtpSendResultDto)
+  @ApiFailure(400, 'erreur_de_validation', 'One text per invalid field, `<field>: <problem>`', {
+    errors: ['otp_length: doit être compris entre 4 et 6', 'to: numéro de téléphone invalide (format international attendu, par exemple +2250707070707)'],
+  })
+  @ApiFailure(402, 'solde_insuffisant', 'The balance does not cover the cost; nothing was stored or sent', {
+    data: {
+      type: 'object',
+      properties: { costs: { type: 'number', example: 2.5 }, balance: { type: 'number', example: 1.75 } },
+      example: { costs: 2.5, balance: 1.75 },
+    },
+  })
+  @ApiFailure(429, 'trop_de_requetes', 'Too many sends to this recipient in the window; see `Retry-After`', {
+    errors: ["to: trop d'envois vers ce destinataire, réessayez dans 540 s"],
+  })
+  @InternalErrorMessage('erreur_application')
+  send(@CurrentPrincipal() principal: Principal, @Body() body: SendOtpDto): Promise<OtpSendResultDto> {
+    return this.sendOtp.execute(principal, body);
+  }
+
+  @Post('verify')
+  @ApiOperation({
+    summary: 'Check a one-time password',
+    description:
+      'Checks the latest code sent to the recipient. A missing, used or superseded code is answered like a wrong one.',
+  })
+  @RespondWith(200, 'success', OtpVerificationDto)
+  @ApiFailure(400, 'erreur_de_validation', 'Invalid body, or no valid code matches', { errors: [CODE_INVALID] })
+  @ApiFailure(410, 'code_otp_expir', 'The code has expired', { errors: ['code: le code OTP a expiré'] })
+  @ApiFailure(429, 'trop_de_tentatives', 'Too many wrong codes for this OTP, or too many failures for this recipient; see `Retry-After`', {
+    errors: ['code: trop de codes erronés pour ce code OTP, demandez-en un nouveau'],
+  })
+  @InternalErrorMessage('erreur_interne')
+  verify(@CurrentPrincipal() principal: Principal, @Body() body: VerifyOtpDto): Promise<OtpVerificationDto> {
+    return this.verifyOtp.execute(principal, body);
+  }
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { BillingModule } from '../billing/billing.module.js';
+import { DeliveryRecords } from '../delivery/delivery-records.js';
+import { DeliveryModule } from '../delivery/delivery.module.js';
+import { SenderModule } from '../sender/sender.module.js';
+import { SmsModule } from '../sms/sms.module.js';
+import { OtpEmailRecords } from './otp-email-records.js';
+import { OtpController } from './otp.controller.js';
+import { OtpRepository } from './otp.repository.js';
+import { SendOtp } from './send-otp.usecase.js';
+import { VerifyOtp } from './verify-otp.usecase.js';
+
+@Module({
+  imports: [BillingModule, SmsModule, DeliveryModule, SenderModule],
+  controllers: [OtpController],
+  providers: [SendOtp, VerifyOtp, OtpRepository, OtpEmailRecords],
+})
+export class OtpModule {
+  constructor(records: DeliveryRecords, emailRecords: OtpEmailRecords) {
+    records.register('email', emailRecords);
+  }
+}

@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import { readTime, type Sql } from '../database/sql.js';
+
+export type OtpStatus = 'pending' | 'verified' | 'superseded';
+
+export interface NewOtp {
+  uniqId: string;
+  accountId: string;
+  recipient: string;
+  channel: 'SMS' | 'EMAIL';
+  codeHash: string;
+  expiresAt: Date;
+  applicationName: string | null;
+  language: string;
+  lot: string;
+  createdBy: string;
+  test: boolean;
+  at: Date;
+}
+
+/** The latest OTP of a recipient, as verification needs it. */
+export interface LatestOtp {
+  uniqId: string;
+  channel: 'SMS' | 'EMAIL';
+  codeHash: string;
+  status: OtpStatus;
+  attempts: number;
+  expiresAt: Date;
+  applicationName: string | null;
+  createdAt: Date;
+  /** Its message could not be handed over. */
+  deliveryFailed: boolean;
+}
+
+export interface Window {
+  count: number;
+  oldest: Date | null;
+}
+
+/**
+ * OTPs and their per-recipient state. Every send and verification of one
+ * (account, recipient) first locks that pair's `otp_recipient` row, which
+ * serialises them and names the latest OTP by insertion order.
+ */
+@Injectable()
+export class OtpRepository {
+  /** Locks the pair's row, creating it on first use; returns the latest OTP id. */
+  async lockRecipient(sql: Sql, accountId: string, recipient: string, at: Date): Promise<string | null> {
+    await sql.insertIfAbsent('otp_recipient', { account_id: accountId, recipient, latest_otp_id: null, created_at: at });
+    const row = await sql.get<{ latest_otp_id: string | null }>(
+      `SELECT latest_otp_id FROM otp_recipient WHERE account_id = ? AND recipient = ?${sql.forUpdate}`,
+      [accountId, recipient],
+    );
+    return row?.latest_otp_id ?? null;
+  }
+
+  /** Sends accepted for the pair since `since`, with the oldest of them. */
+  async sendsSince(sql: Sql, accountId: string, recipient: string, since: Date): Promise<Window> {
+    return this.window(sql, 'otp', accountId, recipient, since);
+  }
+
+  async insert(sql: Sql, otp: NewOtp): Promise<void> {
+    await sql.insert('otp', {
+      uniq_id: otp.uniqId,
+      account_id: otp.accountId,
+      recipient: otp.recipient,
+      channel: otp.channel,
+      code_hash: otp.codeHash,
+      status: 'pending',
+      attempts: 0,
+      expires_at: otp.expiresAt,
+      application_name: otp.applicationName,
+      language: otp.language,
+      lot: otp.lot,
+      created_by: otp.createdBy,
+      is_test: otp.test,
+      delivery_status: otp.channel === 'EMAIL' ? 'pending' : null,
+      created_at: otp.at,
+    });
+  }
+
+  /** Makes `uniqId` the pair's latest OTP; the previous one, if still pending, is superseded. */
+  async makeLatest(sql: Sql, accountId: string, recipient: string, uniqId: string, previous: string | null) {
+    if (previous) await sql.run("UPDATE otp SET status = 'superseded' WHERE uniq_id = ? AND status = 'pending'", [previous]);
+    await sql.run('UPDATE otp_recipient SET latest_otp_id = ? WHERE account_id = ? AND recipient = ?', [
+      uniqId,
+      accountId,
+      recipient,
+    ]);
+  }
+
+  /** Locks the pair and reads its latest OTP. */
+  async lockLatest(sql: Sql, accountId: string, recipient: string): Promise<LatestOtp | null> {
+    const row = await sql.get<{
+      uniq_id: string;
+      channel: 'SMS' | 'EMAIL';
+      code_hash: string;
+      status: OtpStatus;
+      attempts: number | string;
+      expires_at: string | Date;
+      application_name: string | null;
+      created_at: string | Date;
+      delivery_status: string | null;
+      message_status: string | null;
+    }>(
+      `SELECT o.uniq_id, o.channel, o.code_hash, o.status, o.attempts, o.expires_at, o.application_name,
+              o.created_at, o.delivery_status, m.status AS message_status
+         FROM otp_recipient r
+         JOIN otp o ON o.uniq_id = r.latest_otp_id
+         LEFT JOIN message_out m ON m.uniq_id = o.uniq_id
+        WHERE r.account_id = ? AND r.recipient = ?${sql.forUpdate}`,
+      [accountId, recipient],
+    );
+    if (!row) return null;
+    return {
+      uniqId: row.uniq_id,
+      channel: row.channel,
+      codeHash: row.code_hash,
+      status: row.status,
+      attempts: Number(row.attempts),
+      expiresAt: readTime(row.expires_at),
+      applicationName: row.application_name,
+      createdAt: readTime(row.created_at),
+      deliveryFailed: row.delivery_status === 'failed' || row.message_status === 'failed',
+    };
+  }
+
+  async countWrongAttempt(sql: Sql, uniqId: string): Promise<void> {
+    await sql.run('UPDATE otp SET attempts = attempts + 1 WHERE uniq_id = ?', [uniqId]);
+  }
+
+  /** pending → verified; false when another verification got there first. */
+  async markVerified(sql: Sql, uniqId: string, at: Date): Promise<boolean> {
+    const changed = await sql.run("UPDATE otp SET status = 'verified', verified_at = ? WHERE uniq_id = ? AND status = 'pending'", [
+      at,
+      uniqId,
+    ]);
+    return changed === 1;
+  }
+
+  async recordFailure(sql: Sql, accountId: string, recipient: string, at: Date): Promise<void> {
+    await sql.insert('verification_failure', { account_id: accountId, recipient, created_at: at });
+  }
+
+  /** Failed verifications of the pair since `since`, with the oldest of them. */
+  failuresSince(sql: Sql, accountId: string, recipient: string, since: Date): Promise<Window> {
+    return this.window(sql, 'verification_failure', accountId, recipient, since);
+  }
+
+  private async window(sql: Sql, table: 'otp' | 'verification_failure', accountId: string, recipient: string, since: Date) {
+    const row = await sql.get<{ count: number | string; oldest: string | Date | null }>(
+      `SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM ${table}
+        WHERE account_id = ? AND recipient = ? AND created_at > ?`,
+      [accountId, recipient, since],
+    );
+    return { count: Number(row?.count ?? 0), oldest: readTime(row?.oldest ?? null) };
+  }
+}

@@ -1,0 +1,36 @@
+import { isEmail } from 'class-validator';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+
+export interface PhoneNumber {
+  /** E.164, for example `+2250707070707`. */
+  e164: string;
+  /** Country calling code with its `+`, for example `+225`. */
+  dialCode: string;
+}
+
+const SEPARATORS = /[\s().-]/g;
+
+/**
+ * A phone number in international form: `+225…`, `00225…` or `225…`, with
+ * optional spaces, dots, dashes or parentheses. Null when it is not a valid number.
+ */
+export function parsePhone(input: string): PhoneNumber | null {
+  let candidate = input.trim().replace(SEPARATORS, '');
+  if (candidate.startsWith('00')) candidate = `+${candidate.slice(2)}`;
+  else if (!candidate.startsWith('+')) candidate = `+${candidate}`;
+  if (!/^\+[1-9]\d{5,14}$/.test(candidate)) return null;
+  const parsed = parsePhoneNumberFromString(candidate);
+  if (!parsed?.isValid()) return null;
+  return { e164: parsed.number, dialCode: `+${parsed.countryCallingCode}` };
+}
+
+const MAX_EMAIL_LENGTH = 254;
+
+/** An e-mail address, lower-cased; null when it is not one. */
+export function parseEmail(input: string): string | null {
+  const address = input.trim().toLowerCase();
+  return address.length <= MAX_EMAIL_LENGTH && isEmail(address) ? address : null;
+}
+
+export const PHONE_INVALID = 'numéro de téléphone invalide (format international attendu, par exemple +2250707070707)';
+export const EMAIL_INVALID = 'adresse e-mail invalide';

@@ -1,0 +1,198 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { BillingService, type Quote } from '../billing/billing.service.js';
+import { LedgerRepository } from '../billing/ledger.repository.js';
+import type { Principal } from '../auth/principal.js';
+import { Clock } from '../common/clock.js';
+import { addSeconds, toUnixSeconds } from '../common/date-format.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { newId, newLot } from '../common/ids.js';
+import { toAmount } from '../common/money.js';
+import { otpConfig, type OtpConfig } from '../config/otp.config.js';
+import { secretsConfig, type SecretsConfig } from '../config/secrets.config.js';
+import type { Sql } from '../database/sql.js';
+import { Database } from '../database/database.js';
+import { DeliveryQueue } from '../delivery/delivery-queue.js';
+import { MessageOutRepository } from '../sms/message-out.repository.js';
+import { SenderRepository } from '../sender/sender.repository.js';
+import type { OtpSendResultDto } from './dto/otp-send-result.dto.js';
+import { DEFAULT_OTP_LENGTH, OTP_PLACEHOLDER } from './dto/otp-rules.js';
+import type { SendOtpDto } from './dto/send-otp.dto.js';
+import { generateCode, hashCode } from './otp-code.js';
+import { OtpRepository } from './otp.repository.js';
+import { parseEmail, parsePhone } from './recipient.js';
+
+const DEFAULT_EXPIRY_SECONDS = 300;
+const MASK = '******';
+
+/** A send request with its defaults applied and its recipient normalised. */
+interface SendRequest {
+  channel: 'SMS' | 'EMAIL';
+  recipient: string;
+  /** Calling code of an SMS destination; `*` prices an e-mail. */
+  dialCode: string;
+  senderName: string | undefined;
+  message: string;
+  otpType: 'numeric' | 'alphanumeric';
+  otpLength: number;
+  expirySeconds: number;
+  useLocalNumber: boolean;
+  applicationName: string | null;
+  language: 'fr' | 'en' | 'es' | 'pt';
+}
+
+/**
+ * POST /v1/otp/send. In one transaction: resolve the sender and the price,
+ * lock the recipient, apply the send limit, store the OTP (its code only as an
+ * HMAC) and its SMS record, supersede the previous code, enqueue delivery and,
+ * last, debit the balance. Refusals come in the order 400, 429, 402, and leave
+ * nothing behind.
+ */
+@Injectable()
+export class SendOtp {
+  constructor(
+    private readonly database: Database,
+    private readonly otps: OtpRepository,
+    private readonly messages: MessageOutRepository,
+    private readonly senders: SenderRepository,
+    private readonly billing: BillingService,
+    private readonly ledger: LedgerRepository,
+    private readonly delivery: DeliveryQueue,
+    private readonly clock: Clock,
+    @Inject(otpConfig.KEY) private readonly config: OtpConfig,
+    @Inject(secretsConfig.KEY) private readonly secrets: SecretsConfig,
+  ) {}
+
+  async execute(principal: Principal, dto: SendOtpDto): Promise<OtpSendResultDto> {
+    const request = toSendRequest(dto);
+    const now = this.clock.now();
+    const uniqId = newId();
+    const code = generateCode(request.otpType, request.otpLength);
+    const expiresAt = addSeconds(now, request.expirySeconds);
+
+    await this.database.transaction(async (sql) => {
+      const sender = await this.resolveSender(sql, principal.accountId, request);
+      const text = request.message.split(OTP_PLACEHOLDER).join(code);
+      const quote = await this.billing.quote(sql, request.channel, request.dialCode, text);
+      if (!quote) throw ApiError.invalidField('to', 'destination non prise en charge');
+
+      const previous = await this.otps.lockRecipient(sql, principal.accountId, request.recipient, now);
+      await this.enforceSendLimit(sql, principal.accountId, request.recipient, now);
+
+      const lot = newLot();
+      await this.otps.insert(sql, {
+        uniqId,
+        accountId: principal.accountId,
+        recipient: request.recipient,
+        channel: request.channel,
+        codeHash: hashCode(this.secrets.otpSecret, uniqId, code),
+        expiresAt,
+        applicationName: request.applicationName,
+        language: request.language,
+        lot,
+        createdBy: principal.userId,
+        test: principal.test,
+        at: now,
+      });
+      await this.otps.makeLatest(sql, principal.accountId, request.recipient, uniqId, previous);
+
+      const amount = principal.test ? 0 : quote.amount;
+      const delivery = { recordId: uniqId, accountId: principal.accountId, amount, test: principal.test, deliverBefore: expiresAt, at: now };
+      if (request.channel === 'SMS') {
+        const localNumber = request.useLocalNumber
+          ? await this.senders.findLocalNumber(sql, principal.accountId, request.dialCode)
+          : null;
+        await this.recordSms(sql, principal, request, { uniqId, lot, senderId: sender.id, localNumber, quote, amount, at: now });
+        await this.delivery.enqueueSms(sql, {
+          ...delivery,
+          payload: { from: localNumber ?? sender.name, to: request.recipient, text, secrets: [code] },
+        });
+      } else {
+        await this.delivery.enqueueEmail(sql, {
+          ...delivery,
+          payload: {
+            to: request.recipient,
+            fromName: sender.name,
+            text,
+            language: request.language,
+            applicationName: request.applicationName,
+            secrets: [code],
+          },
+        });
+      }
+
+      if (!(await this.ledger.debitIfCovered(sql, principal.accountId, amount, uniqId, now))) {
+        const balance = (await this.ledger.balanceOf(sql, principal.accountId)) ?? 0;
+        throw ApiError.insufficientBalance(toAmount(amount), toAmount(balance));
+      }
+    });
+
+    this.delivery.committed();
+    return { uniq_id: uniqId, code, expires_at: toUnixSeconds(expiresAt) };
+  }
+
+  /** SMS: a registered sender (the account's default when none is given). E-mail: any display name. */
+  private async resolveSender(sql: Sql, accountId: string, request: SendRequest): Promise<{ id: string | null; name: string }> {
+    if (request.channel === 'EMAIL' && request.senderName !== undefined) return { id: null, name: request.senderName };
+    const sender =
+      request.senderName === undefined
+        ? await this.senders.findDefault(sql, accountId)
+        : await this.senders.findByName(sql, accountId, request.senderName);
+    if (!sender) throw ApiError.invalidField('sender', 'expéditeur inconnu');
+    return sender;
+  }
+
+  private async enforceSendLimit(sql: Sql, accountId: string, recipient: string, now: Date): Promise<void> {
+    const windowMs = this.config.sendWindowSeconds * 1000;
+    const sent = await this.otps.sendsSince(sql, accountId, recipient, new Date(now.getTime() - windowMs));
+    if (sent.count < this.config.maxSendsPerRecipient) return;
+    const freedAt = (sent.oldest ?? now).getTime() + windowMs;
+    const retryAfter = Math.max(1, Math.ceil((freedAt - now.getTime()) / 1000));
+    throw ApiError.tooManyRequests(`to: trop d'envois vers ce destinataire, réessayez dans ${retryAfter} s`, retryAfter);
+  }
+
+  private recordSms(
+    sql: Sql,
+    principal: Principal,
+    request: SendRequest,
+    sms: { uniqId: string; lot: string; senderId: string | null; localNumber: string | null; quote: Quote; amount: number; at: Date },
+  ): Promise<void> {
+    return this.messages.insert(sql, {
+      uniqId: sms.uniqId,
+      accountId: principal.accountId,
+      messagePriceId: sms.quote.priceId,
+      type: 'otp',
+      lot: sms.lot,
+      senderId: sms.senderId,
+      recipient: request.recipient,
+      message: request.message.split(OTP_PLACEHOLDER).join(MASK),
+      segments: sms.quote.segments,
+      encoding: sms.quote.encoding ?? 'GSM7',
+      amount: sms.amount,
+      createdBy: principal.userId,
+      localNumber: sms.localNumber,
+      language: request.language,
+      test: principal.test,
+      at: sms.at,
+    });
+  }
+}
+
+function toSendRequest(dto: SendOtpDto): SendRequest {
+  const phone = dto.channel === 'SMS' ? parsePhone(dto.to) : null;
+  const email = dto.channel === 'EMAIL' ? parseEmail(dto.to) : null;
+  const recipient = phone?.e164 ?? email;
+  if (recipient === null) throw ApiError.invalidField('to', 'destinataire invalide');
+  return {
+    channel: dto.channel,
+    recipient,
+    dialCode: phone?.dialCode ?? '*',
+    senderName: dto.sender,
+    message: dto.message,
+    otpType: dto.otp_type ?? 'numeric',
+    otpLength: dto.otp_length ?? DEFAULT_OTP_LENGTH,
+    expirySeconds: dto.otp_expiry ?? DEFAULT_EXPIRY_SECONDS,
+    useLocalNumber: dto.use_local_number ?? false,
+    applicationName: dto.application_name ?? null,
+    language: dto.language ?? 'fr',
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * A sender name is up to 11 letters, digits or spaces with at least one letter
+ * (alphanumeric), or up to 15 digits (a number).
+ */
+const ALPHANUMERIC = /^(?=.*\p{L})[\p{L}\p{N} ]{1,11}$/u;
+const NUMERIC = /^\+?\d{1,15}$/;
+
+export const isValidSenderName = (name: string): boolean =>
+  name.trim() === name && (ALPHANUMERIC.test(name) || NUMERIC.test(name));
+
+/** Senders are matched without case. */
+export const senderKey = (name: string): string => name.toLowerCase();
+
+/** A default sender name made from an account name: its letters and digits, the first 11. */
+export function defaultSenderName(accountName: string): string {
+  const letters = accountName.normalize('NFKD').replace(/[^A-Za-z0-9]/g, '').slice(0, 11);
+  return /[A-Za-z]/.test(letters) ? letters : 'INFO';
+}

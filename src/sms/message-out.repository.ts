@@ -1,0 +1,219 @@
+import { Injectable } from '@nestjs/common';
+import { readBoolean, readTime, type Sql } from '../database/sql.js';
+import type { MessageStatus } from './dto/message-out.dto.js';
+
+export interface NewMessageOut {
+  uniqId: string;
+  accountId: string;
+  messagePriceId: string;
+  type: 'otp' | 'sms';
+  lot: string;
+  senderId: string | null;
+  recipient: string;
+  /** As stored and shown: any code masked. */
+  message: string;
+  segments: number;
+  encoding: string;
+  /** Hundredths. */
+  amount: number;
+  createdBy: string;
+  localNumber: string | null;
+  language: string | null;
+  test: boolean;
+  at: Date;
+}
+
+/** An outgoing SMS with what GET /sms/out shows of its relations. */
+export interface MessageOutView {
+  uniqId: string;
+  accountId: string;
+  externalId: string | null;
+  messagePriceId: string | null;
+  type: string;
+  lot: string;
+  senderId: string | null;
+  recipient: string;
+  message: string;
+  page: number;
+  encoding: string;
+  amount: number;
+  sendAt: Date;
+  doneAt: Date | null;
+  mccmnc: string | null;
+  dlrNumberRetry: number;
+  provider: string | null;
+  providerId: string | null;
+  providerStatus: string | null;
+  source: string;
+  status: string;
+  createdBy: string;
+  webhookUrl: string | null;
+  webhookResponse: string | null;
+  retrieve: boolean;
+  localNumber: string | null;
+  language: string | null;
+  company: { id: string; name: string; email: string | null; phone: string | null };
+  price: { id: string; description: string; amount: number } | null;
+  sender: { id: string; name: string; email: string | null; phone: string | null } | null;
+  author: { id: string; name: string; email: string | null } | null;
+}
+
+export interface ContactView {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+}
+
+const VIEW_SELECT = `
+  SELECT m.*,
+         a.name AS company_name, a.email AS company_email, a.phone AS company_phone,
+         p.description AS price_description, p.amount AS price_amount,
+         s.name AS sender_name, s.email AS sender_email, s.phone AS sender_phone,
+         u.name AS author_name, u.email AS author_email
+    FROM message_out m
+    JOIN account a ON a.id = m.account_id
+    LEFT JOIN message_price p ON p.id = m.message_price_id
+    LEFT JOIN sender s ON s.id = m.sender_id
+    LEFT JOIN user u ON u.id = m.created_by`;
+
+@Injectable()
+export class MessageOutRepository {
+  async insert(sql: Sql, message: NewMessageOut): Promise<void> {
+    await sql.insert('message_out', {
+      uniq_id: message.uniqId,
+      account_id: message.accountId,
+      external_id: null,
+      message_price_id: message.messagePriceId,
+      type: message.type,
+      lot: message.lot,
+      sender_id: message.senderId,
+      recipient: message.recipient,
+      message: message.message,
+      page: message.segments,
+      message_encoding: message.encoding,
+      amount: message.amount,
+      send_at: message.at,
+      status: 'pending',
+      source: 'api',
+      dlr_number_retry: 0,
+      created_by: message.createdBy,
+      retrieve: false,
+      local_number: message.localNumber,
+      language: message.language,
+      is_test: message.test,
+      created_at: message.at,
+    });
+  }
+
+  /** By `uniq_id`, else the earliest message of the lot; only within the account. */
+  async findByIdOrLot(sql: Sql, accountId: string, idOrLot: string): Promise<MessageOutView | null> {
+    const byId = await sql.get<Record<string, unknown>>(`${VIEW_SELECT} WHERE m.uniq_id = ? AND m.account_id = ?`, [
+      idOrLot,
+      accountId,
+    ]);
+    if (byId) return toView(byId);
+    const byLot = await sql.get<Record<string, unknown>>(
+      `${VIEW_SELECT} WHERE m.account_id = ? AND m.lot = ? ORDER BY m.created_at, m.uniq_id LIMIT 1`,
+      [accountId, idOrLot],
+    );
+    return byLot ? toView(byLot) : null;
+  }
+
+  /** The account's contact with this number, the earliest if several. */
+  findContact(sql: Sql, accountId: string, phone: string): Promise<ContactView | undefined> {
+    return sql.get<ContactView>(
+      'SELECT id, name, email, phone FROM contact WHERE account_id = ? AND phone = ? ORDER BY created_at, id LIMIT 1',
+      [accountId, phone],
+    );
+  }
+
+  /** pending → sent, when the provider accepted the message. */
+  async markSent(sql: Sql, uniqId: string, provider: string, providerId: string, at: Date): Promise<boolean> {
+    const changed = await sql.run(
+      `UPDATE message_out SET status = 'sent', provider = ?, provider_id = ?, send_at = ?
+        WHERE uniq_id = ? AND status = 'pending'`,
+      [provider, providerId, at, uniqId],
+    );
+    return changed === 1;
+  }
+
+  /** pending → failed; true only for the one call that made the change, so the refund happens once. */
+  async markFailed(sql: Sql, uniqId: string, provider: string | null, providerStatus: string | null, at: Date) {
+    const changed = await sql.run(
+      `UPDATE message_out SET status = 'failed', provider = COALESCE(?, provider), provider_status = ?, done_at = ?
+        WHERE uniq_id = ? AND status = 'pending'`,
+      [provider, providerStatus, at, uniqId],
+    );
+    return changed === 1;
+  }
+
+  async countRetry(sql: Sql, uniqId: string): Promise<void> {
+    await sql.run('UPDATE message_out SET dlr_number_retry = dlr_number_retry + 1 WHERE uniq_id = ?', [uniqId]);
+  }
+
+  /** A delivery receipt: sent → delivered or undelivered. */
+  async applyReceipt(
+    sql: Sql,
+    provider: string,
+    providerId: string,
+    status: Extract<MessageStatus, 'delivered' | 'undelivered'>,
+    providerStatus: string,
+    at: Date,
+  ): Promise<boolean> {
+    const changed = await sql.run(
+      `UPDATE message_out SET status = ?, provider_status = ?, done_at = ?
+        WHERE provider = ? AND provider_id = ? AND status IN ('sent', 'delivered', 'undelivered')`,
+      [status, providerStatus, at, provider, providerId],
+    );
+    return changed > 0;
+  }
+}
+
+function toView(row: Record<string, unknown>): MessageOutView {
+  const text = (key: string) => (row[key] ?? null) as string | null;
+  return {
+    uniqId: row.uniq_id as string,
+    accountId: row.account_id as string,
+    externalId: text('external_id'),
+    messagePriceId: text('message_price_id'),
+    type: row.type as string,
+    lot: row.lot as string,
+    senderId: text('sender_id'),
+    recipient: row.recipient as string,
+    message: row.message as string,
+    page: Number(row.page),
+    encoding: row.message_encoding as string,
+    amount: Number(row.amount),
+    sendAt: readTime(row.send_at as string | Date),
+    doneAt: readTime(row.done_at as string | Date | null),
+    mccmnc: text('mccmnc'),
+    dlrNumberRetry: Number(row.dlr_number_retry),
+    provider: text('provider'),
+    providerId: text('provider_id'),
+    providerStatus: text('provider_status'),
+    source: row.source as string,
+    status: row.status as string,
+    createdBy: row.created_by as string,
+    webhookUrl: text('webhook_url'),
+    webhookResponse: text('webhook_response'),
+    retrieve: readBoolean(row.retrieve),
+    localNumber: text('local_number'),
+    language: text('language'),
+    company: {
+      id: row.account_id as string,
+      name: row.company_name as string,
+      email: text('company_email'),
+      phone: text('company_phone'),
+    },
+    price:
+      row.message_price_id && row.price_description !== null
+        ? { id: row.message_price_id as string, description: row.price_description as string, amount: Number(row.price_amount) }
+        : null,
+    sender:
+      row.sender_id && row.sender_name !== null
+        ? { id: row.sender_id as string, name: row.sender_name as string, email: text('sender_email'), phone: text('sender_phone') }
+        : null,
+    author: row.author_name !== null ? { id: row.created_by as string, name: row.author_name as string, email: text('author_email') } : null,
+  };
+}

@@ -1,0 +1,25 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
+import type { Principal } from '../auth/principal.js';
+import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
+import { RespondWith } from '../common/envelope/respond-with.decorator.js';
+import { MessageOutDto } from './dto/message-out.dto.js';
+import { SMS_NOT_FOUND, SmsService } from './sms.service.js';
+
+@ApiTags('SMS')
+@Controller('sms')
+export class SmsController {
+  constructor(private readonly sms: SmsService) {}
+
+  @Get('out/:id')
+  @ApiOperation({ summary: 'Read one outgoing SMS by its uniq_id, or the first one of a lot' })
+  @ApiParam({ name: 'id', description: 'The `uniq_id` of the message, or its `lot`', example: '0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10' })
+  @RespondWith(200, 'succès', MessageOutDto)
+  @ApiFailure(404, 'Non trouvé', 'No SMS with this uniq_id or lot in the caller\'s account', {
+    errors: [SMS_NOT_FOUND],
+  })
+  findOne(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<MessageOutDto> {
+    return this.sms.findOne(principal.accountId, id);
+  }
+}

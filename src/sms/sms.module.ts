@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { MessageOutRepository } from './message-out.repository.js';
+import { SmsController } from './sms.controller.js';
+import { SmsService } from './sms.service.js';
+
+@Module({
+  controllers: [SmsController],
+  providers: [SmsService, MessageOutRepository],
+  exports: [MessageOutRepository],
+})
+export class SmsModule {}

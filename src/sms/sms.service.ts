@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import { toAmount } from '../common/money.js';
+import { Database } from '../database/database.js';
+import type { MessageOutDto } from './dto/message-out.dto.js';
+import { MessageOutRepository, type ContactView, type MessageOutView } from './message-out.repository.js';
+
+export const SMS_NOT_FOUND = 'id: aucun SMS pour cet identifiant ou ce lot';
+
+@Injectable()
+export class SmsService {
+  constructor(
+    private readonly database: Database,
+    private readonly messages: MessageOutRepository,
+  ) {}
+
+  async findOne(accountId: string, idOrLot: string): Promise<MessageOutDto> {
+    const found = await this.database.read(async (sql) => {
+      const message = await this.messages.findByIdOrLot(sql, accountId, idOrLot);
+      if (!message) return null;
+      const contact = await this.messages.findContact(sql, accountId, message.recipient);
+      return { message, contact: contact ?? null };
+    });
+    if (!found) throw ApiError.notFound('Non trouvé', [SMS_NOT_FOUND]);
+    return toMessageOutDto(found.message, found.contact);
+  }
+}
+
+function toMessageOutDto(message: MessageOutView, contact: ContactView | null): MessageOutDto {
+  return {
+    company_id: message.accountId,
+    uniq_id: message.uniqId,
+    external_id: message.externalId,
+    message_price_id: message.messagePriceId,
+    type: message.type,
+    lot: message.lot,
+    sender_id: message.senderId,
+    contact_id: contact?.id ?? null,
+    message: message.message,
+    page: String(message.page),
+    message_encoding: message.encoding,
+    amount: toAmount(message.amount),
+    send_at: message.sendAt.toISOString(),
+    done_at: message.doneAt?.toISOString() ?? null,
+    mccmnc: message.mccmnc,
+    dlr_number_retry: message.dlrNumberRetry,
+    provider: message.provider,
+    provider_id: message.providerId,
+    provider_status: message.providerStatus,
+    source: message.source,
+    status: message.status,
+    created_by: message.createdBy,
+    webhook_url: message.webhookUrl,
+    webhook_response: message.webhookResponse,
+    retrieve: message.retrieve,
+    local_number: message.localNumber,
+    language: message.language,
+    company: message.company,
+    message_price: message.price && { ...message.price, amount: toAmount(message.price.amount) },
+    sender: message.sender,
+    contact,
+    author: message.author,
+  };
+}

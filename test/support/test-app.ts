@@ -1,0 +1,51 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { AdminService } from '../../src/admin/admin.service.js';
+import { AppModule } from '../../src/app.module.js';
+import { configureApp, createFastifyAdapter } from '../../src/app.setup.js';
+import { Clock } from '../../src/common/clock.js';
+import { Database } from '../../src/database/database.js';
+import { OutboxDispatcher } from '../../src/delivery/outbox-dispatcher.js';
+import { FakeClock } from './fake-clock.js';
+import { createTestDatabase } from './test-database.js';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  clock: FakeClock;
+  admin: AdminService;
+  database: Database;
+  /** Hands every due outbox entry over now. */
+  deliver(): Promise<void>;
+  http(): ReturnType<typeof request>;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the real AppModule, with its global guard, pipe, interceptor and
+ * filter, over HTTP on a database of its own; only the clock is replaced.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  Object.assign(process.env, { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...database.env, ...env });
+
+  const clock = new FakeClock();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).overrideProvider(Clock).useValue(clock).compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(), { bodyParser: false, logger: false });
+  await configureApp(app);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+
+  return {
+    app,
+    clock,
+    admin: app.get(AdminService),
+    database: app.get(Database),
+    deliver: () => app.get(OutboxDispatcher).drainNow(),
+    http: () => request(app.getHttpServer()),
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
