@@ -1,0 +1,18 @@
+import 'reflect-metadata';
+import { CommandFactory } from 'nest-commander';
+import { CliModule } from './cli/cli.module.js';
+import { printError } from './cli/json-output.js';
+
+/** `npm run cli -- <command> [options]`: administration, one JSON object per command. */
+await CommandFactory.run(CliModule, {
+  logger: false,
+  cliName: 'npm run cli --',
+  outputConfiguration: {
+    writeErr: (text) => printError(text.replace(/^error: /, '').trim()),
+  },
+  errorHandler: (error) => {
+    const exitCode = (error as { exitCode?: number }).exitCode ?? 1;
+    process.exit(exitCode === 0 ? 0 : 1);
+  },
+  serviceErrorHandler: (error) => printError(error.message),
+});

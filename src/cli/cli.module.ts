@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { AdminModule } from '../admin/admin.module.js';
+import { CommonModule } from '../common/common.module.js';
+import { AppConfigModule } from '../config/config.module.js';
+import { DatabaseModule } from '../database/database.module.js';
+import { AccountCreateCommand, AccountCreditCommand } from './commands/account.commands.js';
+import { ApiKeyCreateCommand, ApiKeyRevokeCommand, TokenIssueCommand } from './commands/credential.commands.js';
+import {
+  ContactCreateCommand,
+  GroupCreateCommand,
+  LocalNumberAddCommand,
+  SenderCreateCommand,
+} from './commands/directory.commands.js';
+import { UserCreateCommand, UserDeleteCommand } from './commands/user.commands.js';
+
+@Module({
+  imports: [AppConfigModule, CommonModule, DatabaseModule, AdminModule],
+  providers: [
+    AccountCreateCommand,
+    AccountCreditCommand,
+    UserCreateCommand,
+    UserDeleteCommand,
+    TokenIssueCommand,
+    ApiKeyCreateCommand,
+    ApiKeyRevokeCommand,
+    SenderCreateCommand,
+    LocalNumberAddCommand,
+    GroupCreateCommand,
+    ContactCreateCommand,
+  ],
+})
+export class CliModule {}
