@@ -19,6 +19,8 @@ const common = {
 };
 
 export default {
+  // e2e specs spawn processes and wait on databases; unit specs finish far below this
+  testTimeout: 30_000,
   projects: [
     { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },

@@ -150,7 +150,9 @@ export function parseEnvironment(raw: NodeJS.ProcessEnv | Record<string, unknown
   if (errors.length > 0) {
     const lines = errors.map((error) => {
       const shown = (raw as Record<string, unknown>)[error.property];
-      return `${error.property}=${JSON.stringify(shown)}: ${Object.values(error.constraints ?? {}).join('; ')}`;
+      const problems = Object.values(error.constraints ?? {});
+      // decorators run bottom-up: the last problem is the first rule written (the type before the range)
+      return `${error.property}=${JSON.stringify(shown)}: ${problems[problems.length - 1]}`;
     });
     throw new ConfigurationError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }

@@ -1,0 +1,39 @@
+import { TtlCache } from './ttl-cache.js';
+
+describe(TtlCache.name, () => {
+  it('gives a value until its time-to-live has passed', () => {
+    const cache = new TtlCache<string>(5000, 10);
+    cache.set('key', 'value', 1000);
+    expect(cache.get('key', 5999)).toBe('value');
+    expect(cache.get('key', 6000)).toBeUndefined();
+  });
+
+  it('forgets an expired value', () => {
+    const cache = new TtlCache<string>(5000, 10);
+    cache.set('key', 'value', 0);
+    expect(cache.get('key', 5000)).toBeUndefined();
+    expect(cache.get('key', 0)).toBeUndefined();
+  });
+
+  it('restarts the time-to-live when a value is set again', () => {
+    const cache = new TtlCache<string>(5000, 10);
+    cache.set('key', 'old', 0);
+    cache.set('key', 'new', 4000);
+    expect(cache.get('key', 8999)).toBe('new');
+  });
+
+  it('evicts the oldest entry when full', () => {
+    const cache = new TtlCache<string>(5000, 2);
+    cache.set('a', 'A', 0);
+    cache.set('b', 'B', 1);
+    cache.set('c', 'C', 2);
+    expect([cache.get('a', 3), cache.get('b', 3), cache.get('c', 3)]).toEqual([undefined, 'B', 'C']);
+  });
+
+  it('deletes an entry', () => {
+    const cache = new TtlCache<string>(5000, 10);
+    cache.set('key', 'value', 0);
+    cache.delete('key');
+    expect(cache.get('key', 1)).toBeUndefined();
+  });
+});

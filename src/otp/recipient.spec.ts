@@ -1,0 +1,62 @@
+import { parseEmail, parsePhone } from './recipient.js';
+
+describe('parsePhone', () => {
+  it.each([
+    ['+2250707070707'],
+    ['002250707070707'],
+    ['2250707070707'],
+    ['+225 07 07 07 07 07'],
+    ['+225-07-07-07-07-07'],
+    ['(+225) 07.07.07.07.07'],
+    ['  +2250707070707  '],
+  ])('reads %j as +2250707070707', (input) => {
+    expect(parsePhone(input)).toEqual({ e164: '+2250707070707', dialCode: '+225' });
+  });
+
+  it.each([
+    ['+2250707070707', '+225'],
+    ['+221771234567', '+221'],
+    ['+237671234567', '+237'],
+    ['+33612345678', '+33'],
+    ['+12015550123', '+1'],
+  ])('gives %s the dial code %s', (input, dialCode) => {
+    expect(parsePhone(input)).toEqual({ e164: input, dialCode });
+  });
+
+  it.each([
+    ['an invalid number for its country', '+2251234567890'],
+    ['a national number', '0707070707'],
+    ['too short', '+22507'],
+    ['too short for its country', '+225070707070'],
+    ['too long', '+2250707070707070'],
+    ['letters', '+22507070707AB'],
+    ['an e-mail address', 'user@example.com'],
+    ['an empty string', ''],
+    ['a lone plus', '+'],
+  ])('refuses %s (%j)', (_case, input) => {
+    expect(parsePhone(input)).toBeNull();
+  });
+});
+
+describe('parseEmail', () => {
+  const local = 'a'.repeat(64);
+  const addressOfLength = (length: number): string =>
+    `${local}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(length - 197)}.com`;
+
+  it('lower-cases and trims', () => {
+    expect(parseEmail('  John.Doe@Example.COM \n')).toBe('john.doe@example.com');
+  });
+
+  it.each([['not-an-email'], ['user@'], ['@example.com'], ['user@localhost'], ['a b@example.com'], ['']])(
+    'refuses %j',
+    (input) => {
+      expect(parseEmail(input)).toBeNull();
+    },
+  );
+
+  it('accepts 254 characters and refuses 255', () => {
+    expect(addressOfLength(254)).toHaveLength(254);
+    expect(parseEmail(addressOfLength(254))).toBe(addressOfLength(254));
+    expect(parseEmail(addressOfLength(255))).toBeNull();
+  });
+});

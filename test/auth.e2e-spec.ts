@@ -1,0 +1,248 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import type { Test } from 'supertest';
+import { createTenant, smsBody, type Tenant } from './support/fixtures.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const JWT_SECRET = 'auth-e2e-jwt-secret-0123456789abcdefghijklmnop';
+const OTP_SECRET = 'auth-e2e-otp-secret-0123456789abcdefghijklmnop';
+const UNAUTHORIZED = { status: 401, message: 'Non autorisé' };
+
+const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** A compact JWS: `none` leaves the signature empty, HS256/HS512 sign with HMAC. */
+function signJwt(claims: object, { alg = 'HS256', secret = JWT_SECRET }: { alg?: 'HS256' | 'HS512' | 'none'; secret?: string } = {}) {
+  const unsigned = `${encode({ alg, typ: 'JWT' })}.${encode(claims)}`;
+  if (alg === 'none') return `${unsigned}.`;
+  const signature = createHmac(alg === 'HS512' ? 'sha512' : 'sha256', secret).update(unsigned).digest('base64url');
+  return `${unsigned}.${signature}`;
+}
+
+const claimsFor = (tenant: Tenant, extra: Record<string, unknown> = {}) => ({
+  sub: tenant.userId,
+  account: tenant.accountId,
+  iat: nowSeconds(),
+  exp: nowSeconds() + 3600,
+  ...extra,
+});
+
+let phones = 0;
+const nextPhone = () => `+22507${String(10_000_000 + ++phones)}`;
+
+/** What a route needs to succeed for the tenant: an SMS of its own, a group of its own, a code to verify. */
+interface Resources {
+  smsId: string;
+  groupId: string;
+  otp: { to: string; code: string };
+}
+
+interface Route {
+  name: string;
+  call(t: TestApp, resources: Resources): Test;
+  accepted(resources: Resources): unknown;
+}
+
+const routes: Route[] = [
+  {
+    name: 'POST /v1/otp/send',
+    call: (t) => t.http().post('/v1/otp/send').send(smsBody(nextPhone())),
+    accepted: () => ({
+      status: 200,
+      message: 'succès',
+      data: { uniq_id: expect.any(String), code: expect.any(String), expires_at: expect.any(Number) },
+    }),
+  },
+  {
+    name: 'POST /v1/otp/verify',
+    call: (t, resources) => t.http().post('/v1/otp/verify').send(resources.otp),
+    accepted: (resources) => ({ status: 200, message: 'success', data: expect.objectContaining({ to: resources.otp.to }) }),
+  },
+  {
+    name: 'GET /v1/sms/out/{id}',
+    call: (t, resources) => t.http().get(`/v1/sms/out/${resources.smsId}`),
+    accepted: (resources) => ({ status: 200, message: 'succès', data: expect.objectContaining({ uniq_id: resources.smsId }) }),
+  },
+  {
+    name: 'GET /v1/group/{id}',
+    call: (t, resources) => t.http().get(`/v1/group/${resources.groupId}`),
+    accepted: (resources) => ({ status: 200, message: 'succès', data: expect.objectContaining({ id: resources.groupId }) }),
+  },
+  {
+    name: 'DELETE /v1/group/{id}',
+    call: (t, resources) => t.http().delete(`/v1/group/${resources.groupId}`),
+    accepted: () => ({ status: 200, message: 'success' }),
+  },
+  {
+    name: 'GET /v1/account',
+    call: (t) => t.http().get('/v1/account'),
+    accepted: () => ({ status: 200, message: 'OK', data: expect.objectContaining({ balance: expect.any(Number) }) }),
+  },
+];
+
+interface Credentials {
+  tenant: Tenant;
+  other: Tenant;
+  revokedKey: string;
+  deletedUserKey: string;
+  deletedUserToken: string;
+  deletedUserId: string;
+}
+
+/** Each case builds the `Authorization` header of one refused credential; undefined sends none. */
+const refused: Array<[string, (c: Credentials) => string | undefined]> = [
+  ['no Authorization header', () => undefined],
+  ['Basic credentials', () => `Basic ${Buffer.from('user:password').toString('base64')}`],
+  ['an empty Bearer', () => 'Bearer '],
+  ['a garbage Bearer', () => 'Bearer not-a-credential'],
+  ['the API key without Bearer', (c) => c.tenant.apiKey],
+  ['a key of the wrong shape', (c) => `Bearer ${c.tenant.apiKey.slice(0, -1)}`],
+  ['an unknown well-formed key', () => `Bearer mk_live_${randomBytes(32).toString('base64url')}`],
+  ['a revoked key', (c) => `Bearer ${c.revokedKey}`],
+  ['a key of a deleted user', (c) => `Bearer ${c.deletedUserKey}`],
+  ['a JWT signed with another secret', (c) => `Bearer ${signJwt(claimsFor(c.tenant), { secret: `${JWT_SECRET}-other` })}`],
+  ['a JWT with alg none', (c) => `Bearer ${signJwt(claimsFor(c.tenant), { alg: 'none' })}`],
+  ['a JWT signed with HS512', (c) => `Bearer ${signJwt(claimsFor(c.tenant), { alg: 'HS512' })}`],
+  ['an expired JWT', (c) => `Bearer ${signJwt(claimsFor(c.tenant, { iat: nowSeconds() - 7200, exp: nowSeconds() - 3600 }))}`],
+  ['a JWT without exp', (c) => `Bearer ${signJwt(claimsFor(c.tenant, { exp: undefined }))}`],
+  ['a JWT for an unknown user', (c) => `Bearer ${signJwt(claimsFor(c.tenant, { sub: randomUUID() }))}`],
+  ['a JWT for an unknown account', (c) => `Bearer ${signJwt(claimsFor(c.tenant, { account: randomUUID() }))}`],
+  ["a JWT naming another tenant's account", (c) => `Bearer ${signJwt(claimsFor(c.tenant, { account: c.other.accountId }))}`],
+  ['a JWT issued more than 60 s ahead', (c) => `Bearer ${signJwt(claimsFor(c.tenant, { iat: nowSeconds() + 120 }))}`],
+  ['a JWT issued for a deleted user', (c) => `Bearer ${c.deletedUserToken}`],
+  ['a self-signed JWT for a deleted user', (c) => `Bearer ${signJwt({ ...claimsFor(c.tenant), sub: c.deletedUserId })}`],
+];
+
+describe('Authentication', () => {
+  let t: TestApp;
+  let credentials: Credentials;
+  let shared: Resources;
+
+  async function resourcesOf(tenant: Tenant): Promise<Resources> {
+    const to = nextPhone();
+    const sent = await t.http().post('/v1/otp/send').set('Authorization', tenant.auth).send(smsBody(to));
+    const { id: groupId } = await t.admin.createGroup(tenant.accountId, 'Clients');
+    return { smsId: sent.body.data.uniq_id, groupId, otp: { to, code: sent.body.data.code } };
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp({ JWT_SECRET, OTP_SECRET });
+    const tenant = await createTenant(t);
+    const other = await createTenant(t);
+
+    const revoked = await t.admin.createApiKey(tenant.userId);
+    await t.admin.revokeApiKey(revoked.key_id);
+
+    const { user_id: deletedUserId } = await t.admin.createUser(tenant.accountId, 'Ancien');
+    const deletedUserKey = await t.admin.createApiKey(deletedUserId);
+    const deletedUserToken = await t.admin.issueToken(deletedUserId);
+    await t.admin.deleteUser(deletedUserId);
+
+    credentials = {
+      tenant,
+      other,
+      revokedKey: revoked.api_key,
+      deletedUserKey: deletedUserKey.api_key,
+      deletedUserToken: deletedUserToken.token,
+      deletedUserId,
+    };
+    shared = await resourcesOf(tenant);
+  });
+  afterAll(() => t.close());
+
+  describe.each(routes)('$name', (route) => {
+    it.each(refused)('refuses %s with 401', async (_, authorization) => {
+      const request = route.call(t, shared);
+      const header = authorization(credentials);
+      if (header !== undefined) request.set('Authorization', header);
+
+      const res = await request;
+
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(UNAUTHORIZED);
+    });
+
+    it('accepts a JWT issued by the service', async () => {
+      const resources = await resourcesOf(credentials.tenant);
+      const { token } = await t.admin.issueToken(credentials.tenant.userId);
+
+      const res = await route.call(t, resources).set('Authorization', `Bearer ${token}`);
+
+      expect(res.body).toEqual(route.accepted(resources));
+    });
+
+    it('accepts a JWT with HS256, sub, account, iat and exp', async () => {
+      const resources = await resourcesOf(credentials.tenant);
+
+      const res = await route.call(t, resources).set('Authorization', `Bearer ${signJwt(claimsFor(credentials.tenant))}`);
+
+      expect(res.body).toEqual(route.accepted(resources));
+    });
+
+    it('accepts a mk_test_ key', async () => {
+      const resources = await resourcesOf(credentials.tenant);
+      const { api_key } = await t.admin.createApiKey(credentials.tenant.userId, true);
+
+      const res = await route.call(t, resources).set('Authorization', `Bearer ${api_key}`);
+
+      expect(api_key).toMatch(/^mk_test_[A-Za-z0-9_-]{43}$/);
+      expect(res.body).toEqual(route.accepted(resources));
+    });
+  });
+
+  describe.each([
+    ['POST /v1/otp/send', '/v1/otp/send'],
+    ['POST /v1/otp/verify', '/v1/otp/verify'],
+  ])('%s without credentials', (_, path) => {
+    it('answers 401 to an invalid body', async () => {
+      const res = await t.http().post(path).send({ otp_length: 'six', code: 42 });
+
+      expect(res.body).toEqual(UNAUTHORIZED);
+    });
+
+    it('answers 401 to malformed JSON', async () => {
+      const res = await t.http().post(path).set('Content-Type', 'application/json').send('{"to":');
+
+      expect(res.body).toEqual(UNAUTHORIZED);
+    });
+
+    it('answers 401 to a text/plain body', async () => {
+      const res = await t.http().post(path).set('Content-Type', 'text/plain').send('to=+2250707070707');
+
+      expect(res.body).toEqual(UNAUTHORIZED);
+    });
+
+    it('answers 401 to a body that is not an object', async () => {
+      const res = await t.http().post(path).set('Content-Type', 'application/json').send('[]');
+
+      expect(res.body).toEqual(UNAUTHORIZED);
+    });
+  });
+
+  describe('public routes', () => {
+    it.each(['/health', '/health/ready'])('%s answers without credentials', async (path) => {
+      const res = await t.http().get(path);
+
+      expect(res.body).toEqual({ status: 200, message: 'OK', data: expect.objectContaining({ status: 'ok' }) });
+    });
+
+    it('/health/live answers without credentials', async () => {
+      const res = await t.http().get('/health/live');
+
+      expect(res.body).toEqual({ status: 200, message: 'OK' });
+    });
+
+    it('/docs answers without credentials', async () => {
+      const res = await t.http().get('/docs');
+
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+    });
+
+    it('/docs-json answers without credentials', async () => {
+      const res = await t.http().get('/docs-json');
+
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(expect.objectContaining({ openapi: expect.stringMatching(/^3\./) }));
+    });
+  });
+});

@@ -1,0 +1,134 @@
+import { runCli } from './support/processes.js';
+import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const SECRET = 'cli-e2e-secret-0123456789abcdef0123456789';
+
+/** `npm run cli -- <command>`: one JSON object on stdout, or `{"error"}` on stderr and exit 1. */
+describe('cli', () => {
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  let t: TestApp;
+  let account: { account_id: string; user_id: string; sender_id: string; api_key: string };
+
+  const cli = (...args: string[]) => runCli(env, ...args);
+  const ok = (...args: string[]) => {
+    const result = cli(...args);
+    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+    return result.json as Record<string, unknown>;
+  };
+  const get = (path: string, bearer: string) => t.http().get(path).set('Authorization', `Bearer ${bearer}`);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    env = { ...database.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: SECRET, OTP_SECRET: SECRET };
+    account = ok('account:create', '--name', 'Acme Corp', '--balance', '12.50', '--email', 'Ops@Acme.example') as typeof account;
+    t = await startTestApp(env);
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await database.drop();
+  });
+
+  it('account:create prints the ids and a working API key', async () => {
+    expect(account).toEqual({
+      account_id: expect.any(String),
+      user_id: expect.any(String),
+      sender_id: expect.any(String),
+      api_key: expect.stringMatching(/^mk_live_[A-Za-z0-9_-]{43}$/),
+    });
+    const response = await get('/v1/account', account.api_key);
+    expect(response.body).toEqual({
+      status: 200,
+      message: 'OK',
+      data: expect.objectContaining({ id: account.account_id, name: 'Acme Corp', balance: 12.5, created_by: account.user_id }),
+    });
+  });
+
+  it('account:create names the default sender after the account', async () => {
+    const created = ok('account:create', '--name', 'Société Générale 2026!');
+    const send = await t
+      .http()
+      .post('/v1/otp/send')
+      .set('Authorization', `Bearer ${created.api_key as string}`)
+      .send({ channel: 'SMS', to: '+2250707070707', message: 'Code ##OTP##', sender: 'SocieteGene' });
+    expect(send.body).toEqual({ status: 402, message: 'solde_insuffisant', data: { costs: 2.5, balance: 0 } });
+  });
+
+  it('account:credit adds to the balance', async () => {
+    expect(ok('account:credit', '--account', account.account_id, '--amount', '7.5')).toEqual({ balance: 20 });
+    expect((await get('/v1/account', account.api_key)).body.data.balance).toBe(20);
+  });
+
+  it('user:create and token:issue give a JWT that works; user:delete stops it', async () => {
+    const user = ok('user:create', '--account', account.account_id, '--name', 'Ops', '--email', 'ops@acme.example');
+    const token = ok('token:issue', '--user', user.user_id as string, '--ttl', '600');
+    expect(token).toEqual({ token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), expires_at: expect.any(Number) });
+    expect(token.expires_at as number).toBeGreaterThan(Date.now() / 1000 + 590);
+
+    const deleted = ok('user:create', '--account', account.account_id, '--name', 'Gone');
+    const doomed = ok('token:issue', '--user', deleted.user_id as string);
+    expect(ok('user:delete', '--user', deleted.user_id as string)).toEqual({ user_id: deleted.user_id, deleted: true });
+
+    expect((await get('/v1/account', token.token as string)).status).toBe(200);
+    expect((await get('/v1/account', doomed.token as string)).body).toEqual({ status: 401, message: 'Non autorisé' });
+  });
+
+  it('apikey:create makes live and test keys; apikey:revoke stops one', async () => {
+    const live = ok('apikey:create', '--user', account.user_id);
+    const test = ok('apikey:create', '--user', account.user_id, '--test');
+    expect(live).toEqual({ key_id: expect.any(String), api_key: expect.stringMatching(/^mk_live_/) });
+    expect(test.api_key).toMatch(/^mk_test_/);
+    expect(ok('apikey:revoke', '--key-id', live.key_id as string)).toEqual({ key_id: live.key_id, revoked: true });
+    expect((await get('/v1/account', live.api_key as string)).status).toBe(401);
+    expect((await get('/v1/account', test.api_key as string)).status).toBe(200);
+  });
+
+  it('sender:create registers a sender usable in sends', async () => {
+    expect(ok('sender:create', '--account', account.account_id, '--name', 'ACME')).toEqual({ sender_id: expect.any(String) });
+    const send = await t
+      .http()
+      .post('/v1/otp/send')
+      .set('Authorization', `Bearer ${account.api_key}`)
+      .send({ channel: 'SMS', to: '+2250707070708', message: 'Code ##OTP##', sender: 'acme' });
+    expect(send.body.status).toBe(200);
+    const sms = await get(`/v1/sms/out/${send.body.data.uniq_id as string}`, account.api_key);
+    expect(sms.body.data.sender).toEqual({ id: expect.any(String), name: 'ACME', email: null, phone: null });
+  });
+
+  it('group:create and contact:create build a group with members', async () => {
+    const group = ok('group:create', '--account', account.account_id, '--name', 'VIP', '--description', 'Best clients');
+    const contact = ok('contact:create', '--account', account.account_id, '--name', 'Awa', '--phone', '+2250707070709', '--group', group.id as string);
+    expect(contact).toEqual({ contact_id: expect.any(String) });
+    const read = await get(`/v1/group/${group.id as string}`, account.api_key);
+    expect(read.body.data).toEqual(expect.objectContaining({ id: group.id, name: 'VIP', description: 'Best clients' }));
+  });
+
+  it('local-number:add stores a number for its country', () => {
+    expect(ok('local-number:add', '--account', account.account_id, '--number', '+225 07 01 02 03 04')).toEqual({
+      local_number_id: expect.any(String),
+      number: '+2250701020304',
+    });
+  });
+
+  it.each([
+    [['account:create'], "required option '--name <name>' not specified"],
+    [['account:credit', '--account', '00000000-0000-7000-8000-000000000000', '--amount', '5'], 'no account 00000000-0000-7000-8000-000000000000'],
+    [['account:create', '--name', 'X', '--balance', '1.234'], 'balance must be a non-negative amount with at most two decimals'],
+    [['user:delete', '--user', '00000000-0000-7000-8000-000000000000'], 'no active user 00000000-0000-7000-8000-000000000000'],
+    [['token:issue', '--user', '00000000-0000-7000-8000-000000000000'], 'no active user 00000000-0000-7000-8000-000000000000'],
+    [['sender:create', '--account', '00000000-0000-7000-8000-000000000000', '--name', 'Bad Name!'], 'a sender name is up to 11 letters, digits or spaces with a letter, or up to 15 digits'],
+  ])('%j fails with a JSON error on stderr', (args, message) => {
+    const result = cli(...args);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr)).toEqual({ error: message });
+  });
+
+  it('refuses an amount that is not positive', () => {
+    const result = cli('account:credit', '--account', account.account_id, '--amount', '0');
+    expect(result.status).toBe(1);
+    expect(JSON.parse(result.stderr)).toEqual({ error: 'amount must be a positive amount with at most two decimals' });
+  });
+});

@@ -1,0 +1,78 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const DIST = join(process.cwd(), 'dist');
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  json: Record<string, unknown> | null;
+}
+
+/** Runs `node dist/cli.js …` (as `npm run cli --` does) with the given environment. */
+export function runCli(env: Record<string, string>, ...args: string[]): CliResult {
+  const result = spawnSync(process.execPath, [join(DIST, 'cli.js'), ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  let json: Record<string, unknown> | null = null;
+  try {
+    json = JSON.parse(result.stdout) as Record<string, unknown>;
+  } catch {
+    json = null;
+  }
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, json };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface ServerProcess {
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `node dist/main.js` and resolves once it prints that it serves, or once it exits. */
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [join(DIST, 'main.js')], { env: { ...process.env, ...env }, stdio: 'pipe' });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await Promise.race([
+    exited,
+    new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (out.includes('Serving on')) {
+          clearInterval(check);
+          resolve();
+        }
+      }, 50);
+      void exited.then(() => clearInterval(check));
+    }),
+  ]);
+  return {
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    stop: async (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
