@@ -4,6 +4,7 @@ import { AdminModule } from './admin/admin.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CommonModule } from './common/common.module.js';
 import { HttpModule } from './common/http/http.module.js';
+import { LoggingModule } from './common/logging/logging.module.js';
 import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { GroupModule } from './group/group.module.js';
@@ -17,6 +18,7 @@ import { SmsModule } from './sms/sms.module.js';
     CommonModule,
     DatabaseModule,
     HttpModule,
+    LoggingModule,
     AuthModule,
     AccountModule,
     OtpModule,

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { ConsoleLogger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DemoAccount } from './admin/demo-account.js';
@@ -14,9 +13,8 @@ async function bootstrap(): Promise<void> {
     abortOnError: false,
     logger: false,
   });
-  const config = app.get<AppConfig>(appConfig.KEY);
-  app.useLogger(new ConsoleLogger({ logLevels: logLevelsFrom(config.logLevel) }));
   await configureApp(app);
+  const config = app.get<AppConfig>(appConfig.KEY);
   await app.listen(config.port, config.host);
 
   const demo = await app.get(DemoAccount).createIfEmpty();
@@ -28,12 +26,6 @@ async function bootstrap(): Promise<void> {
     );
   }
   process.stdout.write(`Serving on ${url} (Swagger UI: ${url}/docs)\n`);
-}
-
-function logLevelsFrom(level: AppConfig['logLevel']): LogLevel[] {
-  const ordered: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-  const upTo = { fatal: 0, error: 1, warn: 2, info: 3, debug: 4, trace: 5, silent: -1 }[level];
-  return ordered.slice(0, upTo + 1);
 }
 
 bootstrap().catch((error: unknown) => {

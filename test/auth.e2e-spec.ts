@@ -189,6 +189,22 @@ describe('Authentication', () => {
     });
   });
 
+  describe('the Bearer scheme', () => {
+    it('is matched without case for a JWT', async () => {
+      const { token } = await t.admin.issueToken(credentials.tenant.userId);
+
+      const res = await t.http().get('/v1/account').set('Authorization', `bearer ${token}`);
+
+      expect(res.body).toEqual(expect.objectContaining({ status: 200, message: 'OK' }));
+    });
+
+    it('is matched without case for an API key', async () => {
+      const res = await t.http().get('/v1/account').set('Authorization', `bearer ${credentials.tenant.apiKey}`);
+
+      expect(res.body).toEqual(expect.objectContaining({ status: 200, message: 'OK' }));
+    });
+  });
+
   describe.each([
     ['POST /v1/otp/send', '/v1/otp/send'],
     ['POST /v1/otp/verify', '/v1/otp/verify'],

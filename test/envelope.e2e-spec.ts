@@ -53,6 +53,31 @@ describe('Error envelope', () => {
     });
   });
 
+  describe('malformed URLs', () => {
+    const LONG_ID = 'a'.repeat(101);
+
+    it('answers an over-long group id with 404 Groupe non trouvé', async () => {
+      const res = await t.http().get(`/v1/group/${LONG_ID}`).set('Authorization', tenant.auth);
+
+      expectAnswer(res, { status: 404, message: 'Groupe non trouvé' });
+      expect(res.headers['x-request-id']).toMatch(UUID);
+    });
+
+    it('answers an over-long SMS id with 404 Non trouvé', async () => {
+      const res = await t.http().get(`/v1/sms/out/${LONG_ID}`).set('Authorization', tenant.auth);
+
+      expectAnswer(res, { status: 404, message: 'Non trouvé', errors: [expect.any(String)] });
+      expect(res.headers['x-request-id']).toMatch(UUID);
+    });
+
+    it('answers a URL the router cannot decode as an unknown route, with a request id', async () => {
+      const res = await t.http().get('/v1/group/%E0%A4%A').set('Authorization', tenant.auth);
+
+      expectAnswer(res, { status: 404, message: 'Non trouvé' });
+      expect(res.headers['x-request-id']).toMatch(UUID);
+    });
+  });
+
   describe('unreadable bodies', () => {
     it.each(['/v1/otp/send', '/v1/otp/verify'])('answers 400 JSON invalide to malformed JSON on %s', async (path) => {
       const res = await post(path).set('Content-Type', 'application/json').send('{"channel": "SMS",');

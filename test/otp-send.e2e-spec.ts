@@ -1,4 +1,3 @@
-import { OutboxDispatcher } from '../src/delivery/outbox-dispatcher.js';
 import { createTenant, emailBody, smsBody, type Tenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -35,16 +34,6 @@ describe('POST /v1/otp/send', () => {
     t.database.read((sql) => sql.all<Record<string, unknown>>(`SELECT * FROM ${table} WHERE account_id = ?`, [tenant.accountId]));
   const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
 
-  /** Holds hand-over back, so that what a send stores can be read before the dispatcher moves it on. */
-  async function withDeliveryPaused(work: () => Promise<void>): Promise<void> {
-    const dispatcher = t.app.get(OutboxDispatcher);
-    await dispatcher.onModuleDestroy();
-    try {
-      await work();
-    } finally {
-      dispatcher.onApplicationBootstrap();
-    }
-  }
 
   describe('success', () => {
     it('answers the whole envelope with a UUID v7, a six-digit code and an expiry 300 s ahead', async () => {
@@ -507,7 +496,7 @@ describe('POST /v1/otp/send', () => {
       const tenant = await createTenant(t);
       let uniqId = '';
       let lot = '';
-      await withDeliveryPaused(async () => {
+      await t.withDeliveryPaused(async () => {
         const res = await send(tenant, smsBody(TO, { message: 'Code ##OTP##, encore ##OTP##' }));
         uniqId = res.body.data.uniq_id;
         const sms = await smsOut(tenant, uniqId);
@@ -561,7 +550,7 @@ describe('POST /v1/otp/send', () => {
 
     it('keeps the code only as an HMAC: not in the OTP, the SMS or the outbox', async () => {
       const tenant = await createTenant(t);
-      await withDeliveryPaused(async () => {
+      await t.withDeliveryPaused(async () => {
         const res = await send(tenant, smsBody(TO));
         const { code, uniq_id } = res.body.data;
 

@@ -1,4 +1,3 @@
-import { OutboxDispatcher } from '../src/delivery/outbox-dispatcher.js';
 import { createTenant, emailBody, smsBody, type Tenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -7,7 +6,7 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const CODE_INVALID = { status: 400, message: 'erreur_de_validation', errors: ['code: code OTP invalide'] };
 const EXPIRED = { status: 410, message: 'code_otp_expir', errors: ['code: le code OTP a expiré'] };
 
-/** Another code of the same length: every digit moved by one. */
+/** Another code of the same length, different at every position. */
 const wrongCode = (code: string): string =>
   code.replace(/\d/g, (digit) => String((Number(digit) + 1) % 10)).replace(/[A-Z]/g, (letter) => (letter === 'Z' ? 'A' : 'Z'));
 
@@ -27,16 +26,6 @@ describe('POST /v1/otp/verify', () => {
     return res.body.data;
   };
   const verify = (tenant: Tenant, body: object) => t.http().post('/v1/otp/verify').set('Authorization', tenant.auth).send(body);
-  /** Holds hand-over back while `work` runs, so that a message can expire before the dispatcher sees it. */
-  async function withDeliveryPaused<T>(work: () => Promise<T>): Promise<T> {
-    const dispatcher = t.app.get(OutboxDispatcher);
-    await dispatcher.onModuleDestroy();
-    try {
-      return await work();
-    } finally {
-      dispatcher.onApplicationBootstrap();
-    }
-  }
   const failWrong = async (tenant: Tenant, to: string, code: string, times: number) => {
     for (let i = 0; i < times; i++) expect((await verify(tenant, { to, code: wrongCode(code) })).body).toEqual(CODE_INVALID);
   };
@@ -172,7 +161,7 @@ describe('POST /v1/otp/verify', () => {
 
     it('refuses a code whose message could not be delivered, and refunds it', async () => {
       const tenant = await createTenant(t);
-      const sent = await withDeliveryPaused(async () => {
+      const sent = await t.withDeliveryPaused(async () => {
         const otp = await send(tenant, smsBody(TO, { otp_expiry: 60 }));
         t.clock.advance(61);
         return otp;
@@ -180,7 +169,7 @@ describe('POST /v1/otp/verify', () => {
       await t.deliver();
 
       const sms = await t.http().get(`/v1/sms/out/${sent.uniq_id}`).set('Authorization', tenant.auth);
-      expect(sms.body.data).toMatchObject({ status: 'failed', provider_status: 'EXPIRED' });
+      expect(sms.body.data.status).toBe('failed');
       expect((await t.http().get('/v1/account').set('Authorization', tenant.auth)).body.data.balance).toBe(1000);
       const res = await verify(tenant, { to: TO, code: sent.code });
       expect(res.status).toBe(400);

@@ -175,16 +175,18 @@ export class AdminService {
     return { local_number_id: id, number: phone.e164 };
   }
 
+  /** A group, created on behalf of the account's owner. */
   async createGroup(accountId: string, name: string, description?: string) {
     const id = newId();
     await this.database.transaction(async (sql) => {
-      await this.requireAccount(sql, accountId);
+      const account = await this.accounts.findById(sql, accountId);
+      if (!account) throw new AdminError(`no account ${accountId}`);
       await this.groups.insert(sql, {
         id,
         accountId,
         name: requiredText('name', name, 120),
         description: description === undefined ? null : requiredText('description', description, 500),
-        createdBy: null,
+        createdBy: account.createdBy,
         createdAt: this.clock.now(),
       });
     });

@@ -1,19 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
+import type { FastifyRequest } from 'fastify';
+import { Strategy } from 'passport-custom';
+import { ExtractJwt } from 'passport-jwt';
 import { isApiKeyShaped } from './api-key.js';
 import { CredentialsService } from './credentials.service.js';
 import type { Principal } from './principal.js';
 
-/** `Authorization: Bearer mk_live_…` (or `mk_test_…`). */
+const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
+
+/** `Authorization: Bearer mk_live_…` (or `mk_test_…`); the scheme name is case-insensitive. */
 @Injectable()
-export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-key') {
+export class ApiKeyStrategy extends PassportStrategy(Strategy, 'api-key') {
   constructor(private readonly credentials: CredentialsService) {
-    super({ header: 'Authorization', prefix: 'Bearer ' }, false);
+    super();
   }
 
-  async validate(token: string): Promise<Principal | false> {
-    if (!isApiKeyShaped(token)) return false;
+  async validate(request: FastifyRequest): Promise<Principal | false> {
+    const token = bearerToken(request as never);
+    if (!token || !isApiKeyShaped(token)) return false;
     return (await this.credentials.principalForApiKey(token)) ?? false;
   }
 }

@@ -10,6 +10,8 @@ export const appConfig = registerAs('app', () => {
     dataDir: env.DATA_DIR,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,
+    /** Readable log lines instead of JSON, for a developer's terminal. */
+    prettyLogs: env.NODE_ENV === 'development',
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     metricsToken: env.METRICS_TOKEN ?? null,
   };

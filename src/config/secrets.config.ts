@@ -33,9 +33,17 @@ function requiredSecrets(env: EnvironmentVariables): Record<SecretName, string> 
   return { JWT_SECRET: env.JWT_SECRET!, OTP_SECRET: env.OTP_SECRET! };
 }
 
+function readSecretsFile(file: string): Partial<Record<SecretName, string>> {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Partial<Record<SecretName, string>>;
+  } catch {
+    throw new ConfigurationError(`Invalid configuration:\n  ${file} is not valid JSON; delete it to generate new secrets`);
+  }
+}
+
 function developmentSecrets(env: EnvironmentVariables): Record<SecretName, string> {
   const file = join(env.DATA_DIR, 'secrets.json');
-  const stored: Partial<Record<SecretName, string>> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const stored = existsSync(file) ? readSecretsFile(file) : {};
   let changed = false;
   for (const name of SECRET_NAMES) {
     if (!env[name] && !stored[name]) {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/database.config.js';
 import { ENTITIES } from './entities.js';
+import { mysqlDriver } from './mysql-driver.js';
 import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-schema.js';
 
 export const MIGRATIONS = [InitialSchema1763769600000];
@@ -14,6 +15,7 @@ export function dataSourceOptions(config: DatabaseConfig): DataSourceOptions {
     return {
       ...common,
       type: 'mysql',
+      driver: mysqlDriver,
       host: config.host,
       port: config.port,
       username: config.user ?? undefined,

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
@@ -36,6 +37,8 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
   private wanted = false;
   private stopped = true;
   private timer: NodeJS.Timeout | undefined;
+  /** Drains run in the dispatcher's own async context, not in that of the request that woke it. */
+  private readonly scope = new AsyncResource(OutboxDispatcher.name);
 
   constructor(
     private readonly database: Database,
@@ -69,7 +72,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
     if (this.stopped) return;
     this.wanted = true;
     if (this.running) return;
-    this.running = this.drain()
+    this.running = this.scope.runInAsyncScope(() => this.drain())
       .catch((error: unknown) => this.logger.warn({ err: error }, 'outbox drain interrupted'))
       .finally(() => {
         this.running = null;

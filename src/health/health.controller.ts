@@ -41,9 +41,15 @@ export class HealthController {
       return await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
     } catch (error) {
       if (error instanceof ServiceUnavailableException) {
-        throw new ApiError({ status: 503, message: 'service_indisponible', data: error.getResponse() });
+        throw new ApiError({ status: 503, message: 'service_indisponible', data: statusesOnly(error.getResponse()) });
       }
       throw error;
     }
   }
+}
+
+/** Which dependency is up or down, without the driver's words. */
+function statusesOnly(result: unknown): Record<string, { status: string }> {
+  const details = (result as { details?: Record<string, { status?: unknown }> }).details ?? {};
+  return Object.fromEntries(Object.entries(details).map(([name, detail]) => [name, { status: String(detail.status ?? 'down') }]));
 }

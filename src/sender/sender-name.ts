@@ -1,9 +1,10 @@
 /**
  * A sender name is up to 11 letters, digits or spaces with at least one letter
- * (alphanumeric), or up to 15 digits (a number).
+ * (alphanumeric), or up to 15 digits (a number). Letters are the unaccented
+ * Latin ones that every SMSC accepts in an alphanumeric source address.
  */
-const ALPHANUMERIC = /^(?=.*\p{L})[\p{L}\p{N} ]{1,11}$/u;
-const NUMERIC = /^\+?\d{1,15}$/;
+const ALPHANUMERIC = /^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$/;
+const NUMERIC = /^\d{1,15}$/;
 
 export const isValidSenderName = (name: string): boolean =>
   name.trim() === name && (ALPHANUMERIC.test(name) || NUMERIC.test(name));

@@ -17,6 +17,11 @@ export interface TestApp {
   database: Database;
   /** Hands every due outbox entry over now. */
   deliver(): Promise<void>;
+  /** Stops the dispatcher, so that messages stay pending until `resumeDelivery()`. */
+  pauseDelivery(): Promise<void>;
+  resumeDelivery(): void;
+  /** Runs `work` with the dispatcher stopped, and restarts it afterwards. */
+  withDeliveryPaused<T>(work: () => Promise<T>): Promise<T>;
   http(): ReturnType<typeof request>;
   close(): Promise<void>;
 }
@@ -42,6 +47,16 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     admin: app.get(AdminService),
     database: app.get(Database),
     deliver: () => app.get(OutboxDispatcher).drainNow(),
+    pauseDelivery: () => app.get(OutboxDispatcher).onModuleDestroy(),
+    resumeDelivery: () => app.get(OutboxDispatcher).onApplicationBootstrap(),
+    withDeliveryPaused: async (work) => {
+      await app.get(OutboxDispatcher).onModuleDestroy();
+      try {
+        return await work();
+      } finally {
+        app.get(OutboxDispatcher).onApplicationBootstrap();
+      }
+    },
     http: () => request(app.getHttpServer()),
     close: async () => {
       await app.close();

@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { QueryFailedError } from 'typeorm';
 
 /** Connection-level failures of mysql2 and SQLite: the database cannot be reached or used now. */
@@ -28,12 +29,13 @@ const UNAVAILABLE_MESSAGES = [
   /timeout acquiring a connection/i,
   /queue limit reached/i,
   /connection not opened|database connection is not open/i,
-  /Connection with "\w+" database is not established/i,
+  /connection is not established with \w+ database/i,
 ];
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   const cause = error instanceof QueryFailedError ? error.driverError : error;
-  if (!(cause instanceof Error)) return false;
+  // native errors from another realm (a driver's addon, a test sandbox) fail `instanceof Error`
+  if (!types.isNativeError(cause) && !(cause instanceof Error)) return false;
   const { code, fatal } = cause as Error & { code?: unknown; fatal?: unknown };
   if (fatal === true) return true;
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;

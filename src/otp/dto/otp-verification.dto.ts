@@ -1,8 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { Uuid } from '../../common/openapi/formats.js';
 
 /** A successful verification. */
 export class OtpVerificationDto {
   /** @example "0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10" */
+  @Uuid()
   uniq_id!: string;
   /** @example "+2250707070707" */
   to!: string;

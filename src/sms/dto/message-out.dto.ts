@@ -1,7 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { DateTime, Integer, Uuid } from '../../common/openapi/formats.js';
 
 export class CompanyRefDto {
   /** @example "0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e01" */
+  @Uuid()
   id!: string;
   /** @example "Demo" */
   name!: string;
@@ -13,6 +15,7 @@ export class CompanyRefDto {
 
 export class MessagePriceRefDto {
   /** @example "0191f3a0-0000-7000-8000-000000000225" */
+  @Uuid()
   id!: string;
   /** @example "SMS Côte d'Ivoire" */
   description!: string;
@@ -25,6 +28,7 @@ export class MessagePriceRefDto {
 
 export class SenderRefDto {
   /** @example "0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e03" */
+  @Uuid()
   id!: string;
   /** @example "DEMO" */
   name!: string;
@@ -36,6 +40,7 @@ export class SenderRefDto {
 
 export class ContactRefDto {
   /** @example "0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e04" */
+  @Uuid()
   id!: string;
   /** @example "Awa Koné" */
   name!: string | null;
@@ -47,6 +52,7 @@ export class ContactRefDto {
 
 export class AuthorRefDto {
   /** @example "0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e02" */
+  @Uuid()
   id!: string;
   /** @example "Demo owner" */
   name!: string;
@@ -60,12 +66,15 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 /** One outgoing SMS. */
 export class MessageOutDto {
   /** @example "0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e01" */
+  @Uuid()
   company_id!: string;
   /** @example "0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10" */
+  @Uuid()
   uniq_id!: string;
   /** @example null */
   external_id!: string | null;
   /** @example "0191f3a0-0000-7000-8000-000000000225" */
+  @Uuid(true)
   message_price_id!: string | null;
   @ApiProperty({ enum: ['otp', 'sms'], example: 'otp' })
   type!: string;
@@ -75,8 +84,10 @@ export class MessageOutDto {
    */
   lot!: string;
   /** @example "0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e03" */
+  @Uuid(true)
   sender_id!: string | null;
   /** @example null */
+  @Uuid(true)
   contact_id!: string | null;
   /**
    * The text sent, with an OTP code masked.
@@ -96,12 +107,15 @@ export class MessageOutDto {
    */
   amount!: number;
   /** @example "2026-11-22T08:00:00.000Z" */
+  @DateTime()
   send_at!: string;
   /** @example null */
+  @DateTime(true)
   done_at!: string | null;
   /** @example null */
   mccmnc!: string | null;
   /** @example 0 */
+  @Integer()
   dlr_number_retry!: number;
   /** @example "log" */
   provider!: string | null;
@@ -114,6 +128,7 @@ export class MessageOutDto {
   @ApiProperty({ enum: MESSAGE_STATUSES, example: 'sent' })
   status!: string;
   /** @example "0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e02" */
+  @Uuid()
   created_by!: string;
   /** @example null */
   webhook_url!: string | null;
