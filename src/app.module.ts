@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { AccountModule } from './account/account.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -10,6 +11,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { GroupModule } from './group/group.module.js';
 import { HealthModule } from './health/health.module.js';
 import { OtpModule } from './otp/otp.module.js';
+import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { SmsModule } from './sms/sms.module.js';
 
 @Module({
@@ -19,7 +21,9 @@ import { SmsModule } from './sms/sms.module.js';
     DatabaseModule,
     HttpModule,
     LoggingModule,
+    ScheduleModule.forRoot(),
     AuthModule,
+    RateLimitModule,
     AccountModule,
     OtpModule,
     SmsModule,

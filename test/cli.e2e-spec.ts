@@ -61,6 +61,17 @@ describe('cli', () => {
     expect((await get('/v1/account', account.api_key)).body.data.balance).toBe(20);
   });
 
+  it('account:audit finds the balance equal to the sum of the ledger', async () => {
+    const send = await t
+      .http()
+      .post('/v1/otp/send')
+      .set('Authorization', `Bearer ${account.api_key}`)
+      .send({ channel: 'SMS', to: '+2250707070710', message: 'Code ##OTP##' });
+    expect(send.status).toBe(200);
+    const audit = ok('account:audit', '--account', account.account_id);
+    expect(audit).toEqual({ balance: audit.ledger_sum, ledger_sum: expect.any(Number), consistent: true });
+  });
+
   it('user:create and token:issue give a JWT that works; user:delete stops it', async () => {
     const user = ok('user:create', '--account', account.account_id, '--name', 'Ops', '--email', 'ops@acme.example');
     const token = ok('token:issue', '--user', user.user_id as string, '--ttl', '600');

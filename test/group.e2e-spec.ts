@@ -12,9 +12,9 @@ describe('/v1/group/{id}', () => {
   const get = (id: string, auth = tenant.auth) => t.http().get(`/v1/group/${id}`).set('Authorization', auth);
   const remove = (id: string, auth = tenant.auth) => t.http().delete(`/v1/group/${id}`).set('Authorization', auth);
   const membersOf = (groupId: string) =>
-    t.database.read((sql) => sql.all<{ contact_id: string }>('SELECT contact_id FROM contact_group_member WHERE group_id = ?', [groupId]));
+    t.database.run((sql) => sql.all<{ contact_id: string }>('SELECT contact_id FROM contact_group_member WHERE group_id = ?', [groupId]));
   const contactIds = (accountId: string) =>
-    t.database.read(async (sql) =>
+    t.database.run(async (sql) =>
       (await sql.all<{ id: string }>('SELECT id FROM contact WHERE account_id = ?', [accountId])).map((row) => row.id).sort(),
     );
 

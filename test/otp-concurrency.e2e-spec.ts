@@ -49,11 +49,11 @@ describe('POST /v1/otp/send and /v1/otp/verify under concurrency', () => {
     expect(countBy(answers.map((res) => res.status))).toEqual({ 200: 10, 402: 30 });
     const account = await t.http().get('/v1/account').set('Authorization', tenant.auth);
     expect(account.body.data.balance).toBe(26 - 10 * 2.5);
-    const ledger = await t.database.read((sql) =>
+    const ledger = await t.database.run((sql) =>
       sql.get<{ total: number | string }>('SELECT SUM(amount) AS total FROM ledger_entry WHERE account_id = ?', [tenant.accountId]),
     );
     expect(Number(ledger?.total)).toBe(100);
-    const stored = await t.database.read((sql) =>
+    const stored = await t.database.run((sql) =>
       sql.get<{ count: number | string }>('SELECT COUNT(*) AS count FROM otp WHERE account_id = ?', [tenant.accountId]),
     );
     expect(Number(stored?.count)).toBe(10);
@@ -82,7 +82,7 @@ describe('POST /v1/otp/send and /v1/otp/verify under concurrency', () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => send(tenant, smsBody(TO, { otp_type: 'alphanumeric' }))));
     expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200, 200]);
 
-    const otps = await t.database.read((sql) =>
+    const otps = await t.database.run((sql) =>
       sql.all<{ uniq_id: string; status: string }>('SELECT uniq_id, status FROM otp WHERE account_id = ? AND recipient = ?', [
         tenant.accountId,
         TO,
@@ -91,7 +91,7 @@ describe('POST /v1/otp/send and /v1/otp/verify under concurrency', () => {
     const pending = otps.filter((otp) => otp.status === 'pending');
     expect(pending).toHaveLength(1);
     expect(otps.filter((otp) => otp.status === 'superseded')).toHaveLength(4);
-    const latest = await t.database.read((sql) =>
+    const latest = await t.database.run((sql) =>
       sql.get<{ latest_otp_id: string }>('SELECT latest_otp_id FROM otp_recipient WHERE account_id = ? AND recipient = ?', [
         tenant.accountId,
         TO,

@@ -23,7 +23,7 @@ describe('POST /v1/otp/send', () => {
   const balanceOf = async (tenant: Tenant): Promise<number> =>
     (await t.http().get('/v1/account').set('Authorization', tenant.auth)).body.data.balance;
   const ledgerRows = async (tenant: Tenant): Promise<Array<[number, string]>> => {
-    const rows = await t.database.read((sql) =>
+    const rows = await t.database.run((sql) =>
       sql.all<{ amount: number | string; kind: string }>('SELECT amount, kind FROM ledger_entry WHERE account_id = ? ORDER BY id', [
         tenant.accountId,
       ]),
@@ -31,7 +31,7 @@ describe('POST /v1/otp/send', () => {
     return rows.map((row) => [Number(row.amount), row.kind]);
   };
   const rowsOf = (table: 'otp' | 'message_out' | 'outbox', tenant: Tenant) =>
-    t.database.read((sql) => sql.all<Record<string, unknown>>(`SELECT * FROM ${table} WHERE account_id = ?`, [tenant.accountId]));
+    t.database.run((sql) => sql.all<Record<string, unknown>>(`SELECT * FROM ${table} WHERE account_id = ?`, [tenant.accountId]));
   const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
 
 

@@ -14,7 +14,7 @@ export class AccountService {
   ) {}
 
   async get(accountId: string): Promise<AccountDto> {
-    const account = await this.database.read((sql) => this.accounts.findById(sql, accountId));
+    const account = await this.database.run((sql) => this.accounts.findById(sql, accountId));
     if (!account) throw ApiError.unauthorized();
     return toAccountDto(account);
   }

@@ -107,7 +107,7 @@ export class AdminService {
 
   async issueToken(userId: string, ttlSeconds = 3600) {
     if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0) throw new AdminError('ttl must be a positive number of seconds');
-    const user = await this.database.read((sql) => this.users.findActive(sql, userId));
+    const user = await this.database.run((sql) => this.users.findActive(sql, userId));
     if (!user) throw new AdminError(`no active user ${userId}`);
     const issued = this.tokens.issue(user.id, user.accountId, ttlSeconds);
     return { token: issued.token, expires_at: issued.expiresAt };
@@ -138,6 +138,16 @@ export class AdminService {
       return this.ledger.balanceOf(sql, accountId);
     });
     return { balance: toAmount(balance ?? 0) };
+  }
+
+  /** The balance against the sum of the ledger: they are equal after anything. */
+  async audit(accountId: string) {
+    const { balance, ledgerSum } = await this.database.transaction(async (sql) => {
+      const current = await this.ledger.balanceOf(sql, accountId);
+      if (current === undefined) throw new AdminError(`no account ${accountId}`);
+      return { balance: current, ledgerSum: await this.ledger.sumOf(sql, accountId) };
+    });
+    return { balance: toAmount(balance), ledger_sum: toAmount(ledgerSum), consistent: balance === ledgerSum };
   }
 
   async createSender(accountId: string, name: string) {

@@ -21,7 +21,7 @@ export class DemoAccount {
 
   async createIfEmpty(): Promise<DemoCredentials | null> {
     if (this.app.production) return null;
-    if (await this.database.read((sql) => this.accounts.any(sql))) return null;
+    if (await this.database.run((sql) => this.accounts.any(sql))) return null;
     const created = await this.admin.createAccount({ name: 'Demo', sender: 'DEMO', balance: '1000.00' });
     return { account_id: created.account_id, api_key: created.api_key };
   }

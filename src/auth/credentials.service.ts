@@ -29,7 +29,7 @@ export class CredentialsService {
     const now = Date.now();
     const cached = this.keys.get(hash, now);
     if (cached) return cached;
-    const found = await this.database.read((sql) => this.apiKeys.findActiveByHash(sql, hash));
+    const found = await this.database.run((sql) => this.apiKeys.findActiveByHash(sql, hash));
     if (!found) return null;
     const principal: Principal = {
       userId: found.userId,
@@ -46,7 +46,7 @@ export class CredentialsService {
     const now = Date.now();
     let userAccount = this.users.get(userId, now);
     if (userAccount === undefined) {
-      const user = await this.database.read((sql) => this.userRepository.findActive(sql, userId));
+      const user = await this.database.run((sql) => this.userRepository.findActive(sql, userId));
       if (!user) return null;
       userAccount = user.accountId;
       this.users.set(userId, userAccount, now);

@@ -3,7 +3,7 @@ import { AdminModule } from '../admin/admin.module.js';
 import { CommonModule } from '../common/common.module.js';
 import { AppConfigModule } from '../config/config.module.js';
 import { DatabaseModule } from '../database/database.module.js';
-import { AccountCreateCommand, AccountCreditCommand } from './commands/account.commands.js';
+import { AccountAuditCommand, AccountCreateCommand, AccountCreditCommand } from './commands/account.commands.js';
 import { ApiKeyCreateCommand, ApiKeyRevokeCommand, TokenIssueCommand } from './commands/credential.commands.js';
 import {
   ContactCreateCommand,
@@ -18,6 +18,7 @@ import { UserCreateCommand, UserDeleteCommand } from './commands/user.commands.j
   providers: [
     AccountCreateCommand,
     AccountCreditCommand,
+    AccountAuditCommand,
     UserCreateCommand,
     UserDeleteCommand,
     TokenIssueCommand,

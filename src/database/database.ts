@@ -26,7 +26,8 @@ export class Database {
     return this.withDeadlockRetry(() => this.once(work, true));
   }
 
-  read<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+  /** Statements outside a transaction: reads, and single-statement writes that commit on their own. */
+  run<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     if (this.dialect === 'sqlite') return this.alone(() => this.once(work, false));
     return this.once(work, false);
   }

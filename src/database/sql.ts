@@ -40,6 +40,12 @@ export class Sql {
     return result.affected ?? 0;
   }
 
+  /** MySQL: the value the statement gave to `LAST_INSERT_ID(expr)`. */
+  async insertId(query: string, params: readonly Param[] = []): Promise<number> {
+    const result = await this.runner.query(query, params.map(this.bind), true);
+    return Number((result.raw as { insertId?: number | string }).insertId ?? 0);
+  }
+
   /** Inserts one row, or nothing when a row with the same unique key exists. */
   async insertIfAbsent(table: string, row: Record<string, Param>): Promise<number> {
     const columns = Object.keys(row);

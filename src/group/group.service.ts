@@ -16,7 +16,7 @@ export class GroupService {
   ) {}
 
   async findOne(accountId: string, groupId: string): Promise<GroupDto> {
-    const group = isUuid(groupId) ? await this.database.read((sql) => this.groups.findForAccount(sql, accountId, groupId)) : null;
+    const group = isUuid(groupId) ? await this.database.run((sql) => this.groups.findForAccount(sql, accountId, groupId)) : null;
     if (!group) throw ApiError.notFound(GROUP_NOT_FOUND);
     return toGroupDto(group);
   }

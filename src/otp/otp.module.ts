@@ -2,18 +2,20 @@ import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module.js';
 import { DeliveryRecords } from '../delivery/delivery-records.js';
 import { DeliveryModule } from '../delivery/delivery.module.js';
+import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { SenderModule } from '../sender/sender.module.js';
 import { SmsModule } from '../sms/sms.module.js';
 import { OtpEmailRecords } from './otp-email-records.js';
+import { OtpHousekeeping } from './otp.housekeeping.js';
 import { OtpController } from './otp.controller.js';
 import { OtpRepository } from './otp.repository.js';
 import { SendOtp } from './send-otp.usecase.js';
 import { VerifyOtp } from './verify-otp.usecase.js';
 
 @Module({
-  imports: [BillingModule, SmsModule, DeliveryModule, SenderModule],
+  imports: [BillingModule, SmsModule, DeliveryModule, SenderModule, IdempotencyModule],
   controllers: [OtpController],
-  providers: [SendOtp, VerifyOtp, OtpRepository, OtpEmailRecords],
+  providers: [SendOtp, VerifyOtp, OtpRepository, OtpEmailRecords, OtpHousekeeping],
 })
 export class OtpModule {
   constructor(records: DeliveryRecords, emailRecords: OtpEmailRecords) {

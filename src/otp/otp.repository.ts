@@ -147,6 +147,15 @@ export class OtpRepository {
     return this.window(sql, 'verification_failure', accountId, recipient, since);
   }
 
+  /** Blanks the code hashes of OTPs that expired in [from, to): an expired code is never checked again. */
+  async forgetExpiredCodes(sql: Sql, from: Date, to: Date): Promise<number> {
+    return sql.run("UPDATE otp SET code_hash = '' WHERE expires_at >= ? AND expires_at < ? AND code_hash <> ''", [from, to]);
+  }
+
+  async purgeFailuresBefore(sql: Sql, before: Date): Promise<number> {
+    return sql.run('DELETE FROM verification_failure WHERE created_at < ?', [before]);
+  }
+
   private async window(sql: Sql, table: 'otp' | 'verification_failure', accountId: string, recipient: string, since: Date) {
     const row = await sql.get<{ count: number | string; oldest: string | Date | null }>(
       `SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM ${table}

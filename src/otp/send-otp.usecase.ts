@@ -12,6 +12,7 @@ import { secretsConfig, type SecretsConfig } from '../config/secrets.config.js';
 import type { Sql } from '../database/sql.js';
 import { Database } from '../database/database.js';
 import { DeliveryQueue } from '../delivery/delivery-queue.js';
+import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { MessageOutRepository } from '../sms/message-out.repository.js';
 import { SenderRepository } from '../sender/sender.repository.js';
 import type { OtpSendResultDto } from './dto/otp-send-result.dto.js';
@@ -43,9 +44,9 @@ interface SendRequest {
 /**
  * POST /v1/otp/send. In one transaction: resolve the sender and the price,
  * lock the recipient, apply the send limit, store the OTP (its code only as an
- * HMAC) and its SMS record, supersede the previous code, enqueue delivery and,
- * last, debit the balance. Refusals come in the order 400, 429, 402, and leave
- * nothing behind.
+ * HMAC) and its SMS record, supersede the previous code, enqueue delivery,
+ * debit the balance and keep the answer for its Idempotency-Key. Refusals come
+ * in the order 400, 429, 402, and leave nothing behind.
  */
 @Injectable()
 export class SendOtp {
@@ -62,12 +63,13 @@ export class SendOtp {
     @Inject(secretsConfig.KEY) private readonly secrets: SecretsConfig,
   ) {}
 
-  async execute(principal: Principal, dto: SendOtpDto): Promise<OtpSendResultDto> {
+  async execute(principal: Principal, dto: SendOtpDto, idempotency?: IdempotencyScope): Promise<OtpSendResultDto> {
     const request = toSendRequest(dto);
     const now = this.clock.now();
     const uniqId = newId();
     const code = generateCode(request.otpType, request.otpLength);
     const expiresAt = addSeconds(now, request.expirySeconds);
+    const result: OtpSendResultDto = { uniq_id: uniqId, code, expires_at: toUnixSeconds(expiresAt) };
 
     await this.database.transaction(async (sql) => {
       const sender = await this.resolveSender(sql, principal.accountId, request);
@@ -124,10 +126,11 @@ export class SendOtp {
         const balance = (await this.ledger.balanceOf(sql, principal.accountId)) ?? 0;
         throw ApiError.insufficientBalance(toAmount(amount), toAmount(balance));
       }
+      await idempotency?.recordSuccess(sql, result);
     });
 
     this.delivery.committed();
-    return { uniq_id: uniqId, code, expires_at: toUnixSeconds(expiresAt) };
+    return result;
   }
 
   /** SMS: a registered sender (the account's default when none is given). E-mail: any display name. */

@@ -15,7 +15,7 @@ export class SmsService {
   ) {}
 
   async findOne(accountId: string, idOrLot: string): Promise<MessageOutDto> {
-    const found = await this.database.read(async (sql) => {
+    const found = await this.database.run(async (sql) => {
       const message = await this.messages.findByIdOrLot(sql, accountId, idOrLot);
       if (!message) return null;
       const contact = await this.messages.findContact(sql, accountId, message.recipient);

@@ -66,3 +66,19 @@ export class AccountCreditCommand extends CommandRunner {
     return value;
   }
 }
+
+@Command({ name: 'account:audit', description: "Compare an account's balance with the sum of its ledger" })
+export class AccountAuditCommand extends CommandRunner {
+  constructor(private readonly admin: AdminService) {
+    super();
+  }
+
+  run(_: string[], options: { account: string }): Promise<void> {
+    return printJson(() => this.admin.audit(options.account));
+  }
+
+  @Option({ flags: '--account <id>', description: 'Account id', required: true })
+  account(value: string) {
+    return value;
+  }
+}

@@ -225,7 +225,10 @@ export class InitialSchema1763769600000 implements MigrationInterface {
           c.time('done_at', { isNullable: true }),
           c.time('created_at'),
         ],
-        indices: [{ name: 'IDX_otp_account_recipient_created', columnNames: ['account_id', 'recipient', 'created_at'] }],
+        indices: [
+          { name: 'IDX_otp_account_recipient_created', columnNames: ['account_id', 'recipient', 'created_at'] },
+          { name: 'IDX_otp_expires', columnNames: ['expires_at'] },
+        ],
       }),
     );
 
@@ -289,11 +292,43 @@ export class InitialSchema1763769600000 implements MigrationInterface {
       }),
     );
 
+    await runner.createTable(
+      new Table({
+        name: 'rate_limit_window',
+        columns: [
+          c.exact('bucket', 128, { isPrimary: true }),
+          c.time('window_start', { isPrimary: true }),
+          { name: 'hits', type: 'int', default: 0 },
+        ],
+        indices: [{ name: 'IDX_rate_limit_window_start', columnNames: ['window_start'] }],
+      }),
+    );
+
+    await runner.createTable(
+      new Table({
+        name: 'idempotency_record',
+        columns: [
+          c.id('account_id', { isPrimary: true }),
+          c.exact('idem_key', 255, { isPrimary: true }),
+          c.exact('fingerprint', 64),
+          c.exact('state', 12),
+          { name: 'status_code', type: 'int', isNullable: true },
+          { name: 'response', type: 'text', isNullable: true },
+          c.time('locked_until'),
+          c.time('expires_at'),
+          c.time('created_at'),
+        ],
+        indices: [{ name: 'IDX_idempotency_record_expires', columnNames: ['expires_at'] }],
+      }),
+    );
+
     await seedPrices(runner);
   }
 
   async down(runner: QueryRunner): Promise<void> {
     for (const table of [
+      'idempotency_record',
+      'rate_limit_window',
       'outbox',
       'ledger_entry',
       'verification_failure',

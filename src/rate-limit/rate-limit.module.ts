@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { CredentialRateLimitGuard } from './credential-rate-limit.guard.js';
+import { RateLimitHousekeeping } from './rate-limit.housekeeping.js';
+import { RateLimitRepository } from './rate-limit.repository.js';
+
+@Module({
+  providers: [RateLimitRepository, RateLimitHousekeeping, { provide: APP_GUARD, useClass: CredentialRateLimitGuard }],
+})
+export class RateLimitModule {}
