@@ -32,7 +32,7 @@ export function createFastifyAdapter(): FastifyAdapter {
     },
     return503OnClosing: true,
     // long ids reach their route and get its own 404
-    maxParamLength: 1000,
+    routerOptions: { maxParamLength: 1000 },
     // a URL the router cannot decode names no route
     frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
       void reply.code(404).header('x-request-id', request.id).send({ status: 404, message: 'Non trouvé' });

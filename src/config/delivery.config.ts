@@ -12,9 +12,13 @@ export const deliveryConfig = registerAs('delivery', () => {
   return {
     smsProvider: env.SMS_PROVIDER,
     smppUrl: env.SMPP_URL ?? null,
+    /** Submits awaiting their response at once on the SMPP bind. */
+    smppWindow: env.SMPP_WINDOW,
     emailTransport: env.EMAIL_TRANSPORT,
     smtpUrl: env.SMTP_URL ?? null,
     emailFrom: env.EMAIL_FROM,
+    /** A claimed outbox entry is offered again after this long if its claimer never settles it. */
+    outboxLeaseSeconds: env.OUTBOX_LEASE_SECONDS,
   };
 });
 

@@ -76,6 +76,11 @@ export class EnvironmentVariables {
   })
   SMPP_URL?: string = undefined;
 
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  SMPP_WINDOW = 10;
+
   @IsIn(['log', 'smtp'])
   EMAIL_TRANSPORT: 'log' | 'smtp' = 'log';
 
@@ -85,6 +90,11 @@ export class EnvironmentVariables {
 
   @IsString()
   EMAIL_FROM = 'no-reply@localhost';
+
+  @IsInt()
+  @Min(5)
+  @Max(3600)
+  OUTBOX_LEASE_SECONDS = 60;
 
   @IsInt()
   @Min(1)

@@ -4,6 +4,7 @@ import { deliveryConfig, type DeliveryConfig } from '../config/delivery.config.j
 import { MessageOutRepository } from '../sms/message-out.repository.js';
 import { SmsModule } from '../sms/sms.module.js';
 import { DeliveryQueue } from './delivery-queue.js';
+import { DeliveryReceipts } from './delivery-receipts.js';
 import { DeliveryRecords } from './delivery-records.js';
 import { EMAIL_PROVIDER } from './email-provider.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
@@ -12,6 +13,10 @@ import { payloadBoxProvider } from './payload-box.js';
 import { LogEmailProvider } from './providers/log-email.provider.js';
 import { LogSmsProvider } from './providers/log-sms.provider.js';
 import { SandboxEmailProvider, SandboxSmsProvider } from './providers/sandbox.providers.js';
+import { SmppSmsProvider } from './providers/smpp/smpp-sms.provider.js';
+import { parseSmppUrl } from './providers/smpp/smpp-endpoint.js';
+import { SmtpEmailProvider } from './providers/smtp-email.provider.js';
+import { ReceiptRepository } from './receipt.repository.js';
 import { SMS_PROVIDER } from './sms-provider.js';
 
 @Module({
@@ -26,24 +31,24 @@ import { SMS_PROVIDER } from './sms-provider.js';
     LogEmailProvider,
     SandboxSmsProvider,
     SandboxEmailProvider,
+    DeliveryReceipts,
+    ReceiptRepository,
     {
       provide: SMS_PROVIDER,
-      inject: [deliveryConfig.KEY, LogSmsProvider],
-      useFactory: (config: DeliveryConfig, log: LogSmsProvider) => {
-        if (config.smsProvider === 'log') return log;
-        throw new Error(`SMS_PROVIDER=${config.smsProvider} is not available`);
-      },
+      inject: [deliveryConfig.KEY, LogSmsProvider, DeliveryReceipts],
+      useFactory: (config: DeliveryConfig, log: LogSmsProvider, receipts: DeliveryReceipts) =>
+        config.smsProvider === 'smpp' && config.smppUrl
+          ? new SmppSmsProvider(parseSmppUrl(config.smppUrl), config.smppWindow, receipts)
+          : log,
     },
     {
       provide: EMAIL_PROVIDER,
       inject: [deliveryConfig.KEY, LogEmailProvider],
-      useFactory: (config: DeliveryConfig, log: LogEmailProvider) => {
-        if (config.emailTransport === 'log') return log;
-        throw new Error(`EMAIL_TRANSPORT=${config.emailTransport} is not available`);
-      },
+      useFactory: (config: DeliveryConfig, log: LogEmailProvider) =>
+        config.emailTransport === 'smtp' && config.smtpUrl ? new SmtpEmailProvider(config.smtpUrl, config.emailFrom) : log,
     },
   ],
-  exports: [DeliveryQueue, DeliveryRecords, OutboxDispatcher],
+  exports: [DeliveryQueue, DeliveryRecords, OutboxDispatcher, SMS_PROVIDER],
 })
 export class DeliveryModule {
   constructor(records: DeliveryRecords, messages: MessageOutRepository) {

@@ -15,5 +15,5 @@ export interface EmailSubmission {
 /** One e-mail transport, chosen by `EMAIL_TRANSPORT`; errors as for SMS providers. */
 export interface EmailProvider {
   readonly name: string;
-  send(email: EmailSubmission): Promise<{ providerId: string }>;
+  send(email: EmailSubmission): Promise<{ providerIds: string[] }>;
 }

@@ -4,24 +4,24 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { LedgerRepository } from '../billing/ledger.repository.js';
 import { Clock } from '../common/clock.js';
+import { deliveryConfig, type DeliveryConfig } from '../config/delivery.config.js';
 import type { SecretBox } from '../common/crypto/secret-box.js';
 import { Database } from '../database/database.js';
+import { DeliveryReceipts } from './delivery-receipts.js';
 import { DeliveryRecords } from './delivery-records.js';
 import { PermanentDeliveryError } from './delivery-errors.js';
 import { EMAIL_PROVIDER, type EmailProvider } from './email-provider.js';
 import { renderEmail } from './email-template.js';
 import type { EmailPayload, SmsPayload } from './outbox-payload.js';
-import { OutboxRepository, type OutboxEntry } from './outbox.repository.js';
+import { OutboxRepository, type OutboxEntry, type OutboxKind } from './outbox.repository.js';
 import { PAYLOAD_BOX } from './payload-box.js';
 import { SandboxEmailProvider, SandboxSmsProvider } from './providers/sandbox.providers.js';
 import { SMS_PROVIDER, type SmsProvider } from './sms-provider.js';
 
 const BATCH_SIZE = 50;
-/** A claimed entry is offered again after this long if its claimer never settles it. */
-const LEASE_MS = 60_000;
 const POLL_INTERVAL_MS = 1_000;
 export const MAX_DELIVERY_ATTEMPTS = 10;
-const MAX_BACKOFF_MS = 5 * 60_000;
+const MAX_BACKOFF_MS = 30_000;
 
 /**
  * Drains the outbox after commit: claims due entries, hands each to its
@@ -44,6 +44,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
     private readonly database: Database,
     private readonly outbox: OutboxRepository,
     private readonly records: DeliveryRecords,
+    private readonly receipts: DeliveryReceipts,
     private readonly ledger: LedgerRepository,
     private readonly clock: Clock,
     @Inject(SMS_PROVIDER) private readonly smsProvider: SmsProvider,
@@ -51,7 +52,10 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
     private readonly sandboxSms: SandboxSmsProvider,
     private readonly sandboxEmail: SandboxEmailProvider,
     @Inject(PAYLOAD_BOX) private readonly box: SecretBox,
-  ) {}
+    @Inject(deliveryConfig.KEY) private readonly config: DeliveryConfig,
+  ) {
+    smsProvider.onReady?.(() => void this.expedite('sms'));
+  }
 
   onApplicationBootstrap(): void {
     this.stopped = false;
@@ -92,7 +96,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
       let claimed: OutboxEntry[];
       do {
         const now = this.clock.now();
-        const leaseUntil = new Date(now.getTime() + LEASE_MS);
+        const leaseUntil = new Date(now.getTime() + this.config.outboxLeaseSeconds * 1000);
         claimed = await this.database.transaction((sql) => this.outbox.claim(sql, this.claimer, now, leaseUntil, BATCH_SIZE));
         await Promise.all(claimed.map((entry) => this.handOver(entry)));
       } while (claimed.length === BATCH_SIZE && !this.stopped);
@@ -105,25 +109,32 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
       return;
     }
     const provider = entry.kind === 'sms' ? this.smsProviderFor(entry) : this.emailProviderFor(entry);
-    let providerId: string;
+    let providerIds: string[];
     try {
-      providerId = await this.send(entry);
+      providerIds = await this.send(entry);
     } catch (error) {
       await this.onRefusal(entry, provider.name, error);
       return;
     }
     await this.database.transaction(async (sql) => {
-      await this.records.for(entry.kind).markSent(sql, entry.recordId, provider.name, providerId, this.clock.now());
+      await this.records.for(entry.kind).markSent(sql, entry.recordId, provider.name, providerIds, this.clock.now());
+      await this.receipts.applyKept(sql, provider.name, providerIds);
       await this.outbox.remove(sql, entry.id);
     });
   }
 
-  private async send(entry: OutboxEntry): Promise<string> {
+  /** Offers at once the entries of one kind that wait for a retry: their provider is back. */
+  async expedite(kind: OutboxKind): Promise<void> {
+    await this.database.run((sql) => this.outbox.expedite(sql, kind, this.clock.now()));
+    this.wake();
+  }
+
+  private async send(entry: OutboxEntry): Promise<string[]> {
     const payload: unknown = JSON.parse(this.box.open(entry.payload));
     if (entry.kind === 'sms') {
       const sms = payload as SmsPayload;
-      const accepted = await this.smsProviderFor(entry).submit({ messageId: entry.recordId, ...sms });
-      return accepted.providerId;
+      const accepted = await this.smsProviderFor(entry).submit({ messageId: entry.recordId, validUntil: entry.deliverBefore, ...sms });
+      return accepted.providerIds;
     }
     const email = payload as EmailPayload;
     const rendered = renderEmail(email.text, email.language, email.applicationName);
@@ -134,7 +145,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
       secrets: email.secrets,
       ...rendered,
     });
-    return accepted.providerId;
+    return accepted.providerIds;
   }
 
   private async onRefusal(entry: OutboxEntry, provider: string, error: unknown): Promise<void> {
@@ -178,7 +189,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
   }
 }
 
-/** Exponential, from 1 s, capped at 5 min, with ±20 % jitter so that retries spread out. */
+/** Exponential, from 1 s, capped at 30 s, with ±20 % jitter so that retries spread out. */
 function backoffMs(attempts: number): number {
   const base = Math.min(1000 * 2 ** (attempts - 1), MAX_BACKOFF_MS);
   return Math.round(base * (0.8 + Math.random() * 0.4));

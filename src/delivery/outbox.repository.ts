@@ -105,6 +105,11 @@ export class OutboxRepository {
     ]);
   }
 
+  /** Makes the entries of a kind that wait for a retry (not those claimed) due now. */
+  async expedite(sql: Sql, kind: OutboxKind, now: Date): Promise<number> {
+    return sql.run('UPDATE outbox SET available_at = ? WHERE kind = ? AND claimed_by IS NULL AND available_at > ?', [now, kind, now]);
+  }
+
   async backlog(sql: Sql): Promise<{ count: number; oldest: Date | null }> {
     const row = await sql.get<{ count: number | string; oldest: string | Date | null }>(
       'SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM outbox',

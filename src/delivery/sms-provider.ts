@@ -10,11 +10,13 @@ export interface SmsSubmission {
   text: string;
   /** Substrings that must never reach a log (an OTP code). */
   secrets: string[];
+  /** After this the message is pointless; the provider may pass it on as a validity period. */
+  validUntil: Date | null;
 }
 
 export interface SmsAccepted {
-  /** The provider's identifier, later matched by its delivery receipts. */
-  providerId: string;
+  /** The provider's identifiers, one per part; delivery receipts name one of them. */
+  providerIds: string[];
 }
 
 /**
@@ -25,4 +27,6 @@ export interface SmsAccepted {
 export interface SmsProvider {
   readonly name: string;
   submit(sms: SmsSubmission): Promise<SmsAccepted>;
+  /** Called whenever the provider becomes able to take messages again (an SMSC bind). */
+  onReady?(listener: () => void): void;
 }

@@ -5,7 +5,7 @@ import type { DeliveryRecordStore } from '../delivery/delivery-records.js';
 /** An e-mail OTP keeps its delivery state on the OTP itself. */
 @Injectable()
 export class OtpEmailRecords implements DeliveryRecordStore {
-  async markSent(sql: Sql, uniqId: string, provider: string, providerId: string, at: Date): Promise<boolean> {
+  async markSent(sql: Sql, uniqId: string, provider: string, [providerId]: string[], at: Date): Promise<boolean> {
     const changed = await sql.run(
       `UPDATE otp SET delivery_status = 'sent', provider = ?, provider_id = ?, done_at = ?
         WHERE uniq_id = ? AND delivery_status = 'pending'`,

@@ -128,13 +128,17 @@ export class MessageOutRepository {
     );
   }
 
-  /** pending → sent, when the provider accepted the message. */
-  async markSent(sql: Sql, uniqId: string, provider: string, providerId: string, at: Date): Promise<boolean> {
+  /** pending → sent, when the provider accepted the message; the ids of a long message's other parts are kept too. */
+  async markSent(sql: Sql, uniqId: string, provider: string, providerIds: string[], at: Date): Promise<boolean> {
+    const [providerId, ...otherParts] = providerIds;
     const changed = await sql.run(
       `UPDATE message_out SET status = 'sent', provider = ?, provider_id = ?, send_at = ?
         WHERE uniq_id = ? AND status = 'pending'`,
       [provider, providerId, at, uniqId],
     );
+    for (const [index, partId] of otherParts.entries()) {
+      await sql.insertIfAbsent('message_part', { provider, provider_id: partId, uniq_id: uniqId, part_no: index + 2 });
+    }
     return changed === 1;
   }
 
@@ -152,21 +156,46 @@ export class MessageOutRepository {
     await sql.run('UPDATE message_out SET dlr_number_retry = dlr_number_retry + 1 WHERE uniq_id = ?', [uniqId]);
   }
 
-  /** A delivery receipt: sent → delivered or undelivered. */
+  /**
+   * Applies a delivery receipt to the message one of whose parts it names;
+   * false when no sent message has that provider id (yet). A negative receipt
+   * is final; a positive one does not undo it.
+   */
   async applyReceipt(
     sql: Sql,
     provider: string,
     providerId: string,
-    status: Extract<MessageStatus, 'delivered' | 'undelivered'>,
+    outcome: Extract<MessageStatus, 'delivered' | 'undelivered'> | null,
     providerStatus: string,
     at: Date,
   ): Promise<boolean> {
-    const changed = await sql.run(
-      `UPDATE message_out SET status = ?, provider_status = ?, done_at = ?
-        WHERE provider = ? AND provider_id = ? AND status IN ('sent', 'delivered', 'undelivered')`,
-      [status, providerStatus, at, provider, providerId],
+    const uniqId = await this.findByProviderId(sql, provider, providerId);
+    if (!uniqId) return false;
+    if (outcome === null) {
+      await sql.run("UPDATE message_out SET provider_status = ? WHERE uniq_id = ? AND status = 'sent'", [providerStatus, uniqId]);
+    } else {
+      const from = outcome === 'delivered' ? "('sent', 'delivered')" : "('sent', 'delivered', 'undelivered')";
+      await sql.run(`UPDATE message_out SET status = ?, provider_status = ?, done_at = ? WHERE uniq_id = ? AND status IN ${from}`, [
+        outcome,
+        providerStatus,
+        at,
+        uniqId,
+      ]);
+    }
+    return true;
+  }
+
+  private async findByProviderId(sql: Sql, provider: string, providerId: string): Promise<string | undefined> {
+    const message = await sql.get<{ uniq_id: string }>(
+      "SELECT uniq_id FROM message_out WHERE provider = ? AND provider_id = ? AND status <> 'pending'",
+      [provider, providerId],
     );
-    return changed > 0;
+    if (message) return message.uniq_id;
+    const part = await sql.get<{ uniq_id: string }>('SELECT uniq_id FROM message_part WHERE provider = ? AND provider_id = ?', [
+      provider,
+      providerId,
+    ]);
+    return part?.uniq_id;
   }
 }
 

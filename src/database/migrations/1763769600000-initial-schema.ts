@@ -294,6 +294,36 @@ export class InitialSchema1763769600000 implements MigrationInterface {
 
     await runner.createTable(
       new Table({
+        name: 'message_part',
+        columns: [
+          c.exact('provider', 16, { isPrimary: true }),
+          c.exact('provider_id', 64, { isPrimary: true }),
+          c.id('uniq_id'),
+          { name: 'part_no', type: 'int' },
+        ],
+      }),
+    );
+
+    await runner.createTable(
+      new Table({
+        name: 'delivery_receipt',
+        columns: [
+          c.serial('id'),
+          c.exact('provider', 16),
+          c.exact('provider_id', 64),
+          c.exact('outcome', 12, { isNullable: true }),
+          c.exact('provider_status', 16),
+          c.time('received_at'),
+        ],
+        indices: [
+          { name: 'IDX_delivery_receipt_provider_id', columnNames: ['provider', 'provider_id'] },
+          { name: 'IDX_delivery_receipt_received', columnNames: ['received_at'] },
+        ],
+      }),
+    );
+
+    await runner.createTable(
+      new Table({
         name: 'rate_limit_window',
         columns: [
           c.exact('bucket', 128, { isPrimary: true }),
@@ -329,6 +359,8 @@ export class InitialSchema1763769600000 implements MigrationInterface {
     for (const table of [
       'idempotency_record',
       'rate_limit_window',
+      'delivery_receipt',
+      'message_part',
       'outbox',
       'ledger_entry',
       'verification_failure',

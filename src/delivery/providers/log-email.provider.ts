@@ -8,11 +8,11 @@ export class LogEmailProvider implements EmailProvider {
   readonly name = 'log';
   private readonly logger = new Logger('LogEmailProvider');
 
-  async send(email: EmailSubmission): Promise<{ providerId: string }> {
+  async send(email: EmailSubmission): Promise<{ providerIds: string[] }> {
     this.logger.log(
       { messageId: email.messageId, to: maskRecipient(email.to), subject: email.subject, text: maskSecrets(email.text, email.secrets) },
       'e-mail',
     );
-    return { providerId: `log-${email.messageId}` };
+    return { providerIds: [`log-${email.messageId}`] };
   }
 }

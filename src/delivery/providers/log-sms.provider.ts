@@ -10,6 +10,6 @@ export class LogSmsProvider implements SmsProvider {
 
   async submit(sms: SmsSubmission): Promise<SmsAccepted> {
     this.logger.log({ messageId: sms.messageId, from: sms.from, to: maskRecipient(sms.to), text: maskSecrets(sms.text, sms.secrets) }, 'SMS');
-    return { providerId: `log-${sms.messageId}` };
+    return { providerIds: [`log-${sms.messageId}`] };
   }
 }

@@ -8,7 +8,7 @@ export class SandboxSmsProvider implements SmsProvider {
   readonly name = 'sandbox';
 
   async submit(sms: SmsSubmission): Promise<SmsAccepted> {
-    return { providerId: `sandbox-${sms.messageId}` };
+    return { providerIds: [`sandbox-${sms.messageId}`] };
   }
 }
 
@@ -16,7 +16,7 @@ export class SandboxSmsProvider implements SmsProvider {
 export class SandboxEmailProvider implements EmailProvider {
   readonly name = 'sandbox';
 
-  async send(email: EmailSubmission): Promise<{ providerId: string }> {
-    return { providerId: `sandbox-${email.messageId}` };
+  async send(email: EmailSubmission): Promise<{ providerIds: string[] }> {
+    return { providerIds: [`sandbox-${email.messageId}`] };
   }
 }

@@ -1,0 +1,60 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Interval } from '@nestjs/schedule';
+import { Clock } from '../common/clock.js';
+import { Database } from '../database/database.js';
+import type { Sql } from '../database/sql.js';
+import { MessageOutRepository } from '../sms/message-out.repository.js';
+import type { DeliveryReceipt } from './delivery-receipt.js';
+import { ReceiptRepository } from './receipt.repository.js';
+
+/** How long a receipt for an unknown provider id waits for its message. */
+const UNMATCHED_KEPT_MS = 24 * 3600_000;
+
+/**
+ * Delivery receipts move an SMS to `delivered` or `undelivered`. One that
+ * names no known message yet (it can overtake the record of the SMSC's
+ * acceptance) is kept and applied when that record is written; one still
+ * unmatched after a day is dropped.
+ */
+@Injectable()
+export class DeliveryReceipts {
+  private readonly logger = new Logger(DeliveryReceipts.name);
+
+  constructor(
+    private readonly database: Database,
+    private readonly messages: MessageOutRepository,
+    private readonly kept: ReceiptRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Stores the receipt's effect; resolves once it is durable, so that the SMSC may then be acknowledged. */
+  async record(receipt: DeliveryReceipt): Promise<void> {
+    const at = this.clock.now();
+    const matched = await this.database.transaction(async (sql) => {
+      if (await this.apply(sql, receipt, at)) return true;
+      await this.kept.keep(sql, receipt, at);
+      return false;
+    });
+    if (!matched) {
+      this.logger.log({ provider: receipt.provider, providerId: receipt.providerId, status: receipt.providerStatus }, 'receipt for an unknown message id kept');
+    }
+  }
+
+  /** In the transaction that records provider ids: applies the receipts that arrived first. */
+  async applyKept(sql: Sql, provider: string, providerIds: string[]): Promise<void> {
+    const at = this.clock.now();
+    for (const receipt of await this.kept.take(sql, provider, providerIds)) await this.apply(sql, receipt, at);
+  }
+
+  @Interval(10 * 60_000)
+  async purgeUnmatched(): Promise<number> {
+    const before = new Date(this.clock.now().getTime() - UNMATCHED_KEPT_MS);
+    const dropped = await this.database.run((sql) => this.kept.purgeBefore(sql, before));
+    if (dropped > 0) this.logger.warn({ dropped }, 'receipts for unknown message ids ignored');
+    return dropped;
+  }
+
+  private apply(sql: Sql, receipt: DeliveryReceipt, at: Date): Promise<boolean> {
+    return this.messages.applyReceipt(sql, receipt.provider, receipt.providerId, receipt.outcome, receipt.providerStatus, at);
+  }
+}

@@ -1,0 +1,125 @@
+import { randomInt } from 'node:crypto';
+import { Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import smpp from 'smpp';
+import { segment } from '../../../billing/segments.js';
+import { maskRecipient } from '../../../common/redact.js';
+import { PermanentDeliveryError, TransientDeliveryError } from '../../delivery-errors.js';
+import type { DeliveryReceipts } from '../../delivery-receipts.js';
+import type { SmsAccepted, SmsProvider, SmsSubmission } from '../../sms-provider.js';
+import { SmppConnection, type SmppConnectionOptions } from './smpp-connection.js';
+import type { SmppEndpoint } from './smpp-endpoint.js';
+import { readReceipt, type DeliverSm } from './smpp-receipt.js';
+
+const DATA_CODING = { GSM7: 0x00, UCS2: 0x08 } as const;
+/** Addresses: TON international / alphanumeric / unknown, NPI ISDN / unknown. */
+const TON = { international: 1, unknown: 0, alphanumeric: 5 } as const;
+const NPI = { isdn: 1, unknown: 0 } as const;
+/** Final receipts, for success and failure. */
+const REGISTERED_DELIVERY = 0x01;
+/** Answers after which the same submit may succeed later. */
+const TRANSIENT_STATUSES = new Set([smpp.ESME_RTHROTTLED, smpp.ESME_RMSGQFUL, smpp.ESME_RSYSERR, smpp.ESME_RX_T_APPN]);
+const THROTTLE_PAUSE_MS = 1000;
+
+export const DEFAULT_SMPP_OPTIONS: Omit<SmppConnectionOptions, 'window'> = {
+  enquireLinkMs: 30_000,
+  responseTimeoutMs: 10_000,
+  maxReconnectDelayMs: 30_000,
+};
+
+/**
+ * SMS over SMPP 3.4 to an SMSC: GSM-7 or UCS-2 as the text needs, long texts
+ * as concatenated parts (8-bit reference UDH) cut where billing counts them,
+ * a receipt requested for every part, the OTP's expiry as validity period.
+ * Delivery receipts are made durable before the SMSC is acknowledged.
+ */
+export class SmppSmsProvider implements SmsProvider, OnModuleInit, BeforeApplicationShutdown {
+  readonly name = 'smpp';
+  private readonly logger = new Logger(SmppSmsProvider.name);
+  private readonly connection: SmppConnection;
+
+  constructor(
+    endpoint: SmppEndpoint,
+    window: number,
+    private readonly receipts: DeliveryReceipts,
+    options: Omit<SmppConnectionOptions, 'window'> = DEFAULT_SMPP_OPTIONS,
+  ) {
+    this.connection = new SmppConnection(endpoint, { ...options, window }, this.logger);
+    this.connection.on('deliver_sm', (pdu: smpp.PDU, respond: (status: number) => void) => void this.onDeliverSm(pdu, respond));
+  }
+
+  get state() {
+    return this.connection.state;
+  }
+
+  get outstanding(): number {
+    return this.connection.outstanding;
+  }
+
+  onModuleInit(): void {
+    this.connection.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.connection.stop();
+  }
+
+  onReady(listener: () => void): void {
+    this.connection.on('bound', listener);
+  }
+
+  async submit(sms: SmsSubmission): Promise<SmsAccepted> {
+    const { encoding, parts } = segment(sms.text);
+    const reference = randomInt(256);
+    const providerIds: string[] = [];
+    for (const [index, part] of parts.entries()) {
+      const response = await this.connection.submit({
+        ...sourceAddress(sms.from),
+        dest_addr_ton: TON.international,
+        dest_addr_npi: NPI.isdn,
+        destination_addr: sms.to.replace(/^\+/, ''),
+        registered_delivery: REGISTERED_DELIVERY,
+        data_coding: DATA_CODING[encoding],
+        ...(sms.validUntil ? { validity_period: sms.validUntil } : {}),
+        short_message:
+          parts.length === 1 ? part : { udh: Buffer.from([0x05, 0x00, 0x03, reference, parts.length, index + 1]), message: part },
+      });
+      this.check(response.command_status, sms);
+      providerIds.push(String(response.message_id));
+    }
+    return { providerIds };
+  }
+
+  private check(commandStatus: number, sms: SmsSubmission): void {
+    if (commandStatus === smpp.ESME_ROK) return;
+    const name = statusName(commandStatus);
+    if (commandStatus === smpp.ESME_RTHROTTLED) this.connection.throttle(THROTTLE_PAUSE_MS);
+    if (TRANSIENT_STATUSES.has(commandStatus)) throw new TransientDeliveryError(`SMSC answered ${name}`);
+    this.logger.warn({ messageId: sms.messageId, to: maskRecipient(sms.to), status: name }, 'SMSC refused the message');
+    throw new PermanentDeliveryError(`SMSC answered ${name}`, 'REJECTD');
+  }
+
+  private async onDeliverSm(pdu: smpp.PDU, respond: (status: number) => void): Promise<void> {
+    const receipt = readReceipt(pdu as DeliverSm);
+    if (!receipt) {
+      this.logger.log({ esmClass: pdu.esm_class }, 'deliver_sm that is not a delivery receipt ignored');
+      respond(smpp.ESME_ROK);
+      return;
+    }
+    try {
+      await this.receipts.record({ provider: this.name, ...receipt });
+      respond(smpp.ESME_ROK);
+    } catch (error) {
+      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'delivery receipt not stored; the SMSC will offer it again');
+      respond(smpp.ESME_RX_T_APPN);
+    }
+  }
+}
+
+function sourceAddress(from: string) {
+  if (/^\+\d+$/.test(from)) return { source_addr_ton: TON.international, source_addr_npi: NPI.isdn, source_addr: from.slice(1) };
+  if (/^\d+$/.test(from)) return { source_addr_ton: TON.unknown, source_addr_npi: NPI.isdn, source_addr: from };
+  return { source_addr_ton: TON.alphanumeric, source_addr_npi: NPI.unknown, source_addr: from };
+}
+
+const statusName = (status: number): string =>
+  Object.entries(smpp.errors).find(([, value]) => value === status)?.[0] ?? `0x${status.toString(16).padStart(4, '0')}`;

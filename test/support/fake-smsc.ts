@@ -1,0 +1,124 @@
+import type { AddressInfo } from 'node:net';
+import smpp from 'smpp';
+
+export interface ReceivedSubmit {
+  messageId: string;
+  sourceAddr: string;
+  sourceTon: number;
+  destinationAddr: string;
+  registeredDelivery: number;
+  dataCoding: number;
+  esmClass: number;
+  /** Decoded text of this part. */
+  text: string;
+  /** The UDH information elements, when the part has some. */
+  udh: Buffer[];
+  validityPeriod: unknown;
+}
+
+/** What the SMSC answers to the next submits: each entry is used once, then it accepts. */
+export type SubmitAnswer = number;
+
+/**
+ * An SMSC on loopback, built on the `smpp` package's server side: accepts
+ * transceiver binds with the given credentials, records every submit_sm,
+ * answers with chosen statuses, and sends delivery receipts on demand.
+ */
+export class FakeSmsc {
+  readonly submits: ReceivedSubmit[] = [];
+  binds = 0;
+  private readonly answers: SubmitAnswer[] = [];
+  private server: smpp.Server | undefined;
+  private nextId = 1000;
+  port = 0;
+
+  constructor(
+    private readonly systemId = 'otp',
+    private readonly password = 'secret',
+  ) {}
+
+  get url(): string {
+    return `smpp://${this.systemId}:${this.password}@127.0.0.1:${this.port}`;
+  }
+
+  get sessions(): smpp.Session[] {
+    return this.server?.sessions ?? [];
+  }
+
+  async start(port = this.port): Promise<void> {
+    this.server = smpp.createServer((session) => this.serve(session));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', () => resolve()));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  /** Closes the listener and every session: the SMSC is gone. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    for (const session of [...server.sessions]) session.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** The next submits get these command statuses (e.g. smpp.ESME_RTHROTTLED), one each. */
+  answerNext(...statuses: SubmitAnswer[]): void {
+    this.answers.push(...statuses);
+  }
+
+  /** Sends a delivery receipt for a message id on the first bound session. */
+  async sendReceipt(messageId: string, stat: string, options: { tlv?: boolean } = {}): Promise<number> {
+    const session = this.sessions[0];
+    if (!session) throw new Error('no bound session to send the receipt on');
+    const text = `id:${messageId} sub:001 dlvrd:${stat === 'DELIVRD' ? '001' : '000'} submit date:2611220800 done date:2611220801 stat:${stat} err:000 text:`;
+    const states: Record<string, number> = { DELIVRD: 2, EXPIRED: 3, DELETED: 4, UNDELIV: 5, ACCEPTD: 6, UNKNOWN: 7, REJECTD: 8 };
+    return new Promise((resolve) =>
+      session.deliver_sm(
+        {
+          source_addr: '2250707070707',
+          destination_addr: 'OTP',
+          esm_class: smpp.ESM_CLASS.MC_DELIVERY_RECEIPT,
+          short_message: text,
+          ...(options.tlv ? { receipted_message_id: messageId, message_state: states[stat] } : {}),
+        },
+        (response) => resolve(response.command_status),
+      ),
+    );
+  }
+
+  private serve(session: smpp.Session): void {
+    session.on('bind_transceiver', (pdu: smpp.PDU) => {
+      const ok = pdu.system_id === this.systemId && pdu.password === this.password;
+      session.send(pdu.response({ command_status: ok ? smpp.ESME_ROK : smpp.ESME_RBINDFAIL }));
+      if (ok) this.binds++;
+      else session.close();
+    });
+    session.on('enquire_link', (pdu: smpp.PDU) => session.send(pdu.response()));
+    session.on('unbind', (pdu: smpp.PDU) => {
+      session.send(pdu.response());
+      session.close();
+    });
+    session.on('submit_sm', (pdu: smpp.PDU) => {
+      const status = this.answers.shift() ?? smpp.ESME_ROK;
+      if (status !== smpp.ESME_ROK) {
+        session.send(pdu.response({ command_status: status }));
+        return;
+      }
+      const messageId = String(this.nextId++);
+      const message = pdu.short_message as { message?: unknown; udh?: Buffer[] };
+      this.submits.push({
+        messageId,
+        sourceAddr: String(pdu.source_addr),
+        sourceTon: Number(pdu.source_addr_ton),
+        destinationAddr: String(pdu.destination_addr),
+        registeredDelivery: Number(pdu.registered_delivery),
+        dataCoding: Number(pdu.data_coding),
+        esmClass: Number(pdu.esm_class),
+        text: typeof message.message === 'string' ? message.message : String(message.message ?? ''),
+        udh: message.udh ?? [],
+        validityPeriod: pdu.validity_period,
+      });
+      session.send(pdu.response({ message_id: messageId }));
+    });
+    session.on('error', () => undefined);
+  }
+}
