@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DemoAccount } from './admin/demo-account.js';
 import { AppModule } from './app.module.js';
-import { configureApp, createFastifyAdapter } from './app.setup.js';
+import { configureApp } from './app.setup.js';
+import { createFastifyAdapter } from './common/http/http-server.js';
 import { appConfig, type AppConfig } from './config/app.config.js';
 import { ConfigurationError } from './config/environment.js';
 

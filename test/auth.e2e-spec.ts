@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, createSign, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type { Test } from 'supertest';
 import { createTenant, smsBody, type Tenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -10,13 +10,35 @@ const UNAUTHORIZED = { status: 401, message: 'Non autorisé' };
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** A compact JWS: `none` leaves the signature empty, HS256/HS512 sign with HMAC. */
-function signJwt(claims: object, { alg = 'HS256', secret = JWT_SECRET }: { alg?: 'HS256' | 'HS512' | 'none'; secret?: string } = {}) {
-  const unsigned = `${encode({ alg, typ: 'JWT' })}.${encode(claims)}`;
+/** An attacker's RSA key pair: the service knows nothing of it. */
+const attackerKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const attackerPublicPem = attackerKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+const attackerJwk = attackerKeys.publicKey.export({ format: 'jwk' });
+
+type Alg = 'HS256' | 'HS384' | 'HS512' | 'RS256' | 'none';
+const HMAC: Record<string, string> = { HS256: 'sha256', HS384: 'sha384', HS512: 'sha512' };
+
+/**
+ * A compact JWS: `none` leaves the signature empty, HS* sign with HMAC (`secret`), RS256 with the attacker's
+ * private key; `header` adds header parameters.
+ */
+function signJwt(
+  claims: object,
+  { alg = 'HS256', secret = JWT_SECRET, header = {} }: { alg?: Alg; secret?: string; header?: Record<string, unknown> } = {},
+) {
+  const unsigned = `${encode({ alg, typ: 'JWT', ...header })}.${encode(claims)}`;
   if (alg === 'none') return `${unsigned}.`;
-  const signature = createHmac(alg === 'HS512' ? 'sha512' : 'sha256', secret).update(unsigned).digest('base64url');
-  return `${unsigned}.${signature}`;
+  if (alg === 'RS256') return `${unsigned}.${createSign('RSA-SHA256').update(unsigned).sign(attackerKeys.privateKey).toString('base64url')}`;
+  return `${unsigned}.${createHmac(HMAC[alg], secret).update(unsigned).digest('base64url')}`;
 }
+
+/** A JWT whose header says `alg` but whose signature is a valid HS256 one under the service's secret. */
+function relabelled(claims: object, alg: string) {
+  const unsigned = `${encode({ alg, typ: 'JWT' })}.${encode(claims)}`;
+  return `${unsigned}.${createHmac('sha256', JWT_SECRET).update(unsigned).digest('base64url')}`;
+}
+
+const withoutClaim = (claims: Record<string, unknown>, name: string) => Object.fromEntries(Object.entries(claims).filter(([key]) => key !== name));
 
 const claimsFor = (tenant: Tenant, extra: Record<string, unknown> = {}) => ({
   sub: tenant.userId,
@@ -110,6 +132,49 @@ const refused: Array<[string, (c: Credentials) => string | undefined]> = [
   ['a JWT issued more than 60 s ahead', (c) => `Bearer ${signJwt(claimsFor(c.tenant, { iat: nowSeconds() + 120 }))}`],
   ['a JWT issued for a deleted user', (c) => `Bearer ${c.deletedUserToken}`],
   ['a self-signed JWT for a deleted user', (c) => `Bearer ${signJwt({ ...claimsFor(c.tenant), sub: c.deletedUserId })}`],
+  ['a JWT with alg none and no signature part', (c) => `Bearer ${signJwt(claimsFor(c.tenant), { alg: 'none' }).slice(0, -1)}`],
+  ['a JWT with alg none and a valid HS256 signature', (c) => `Bearer ${relabelled(claimsFor(c.tenant), 'none')}`],
+  ['a JWT with alg None and a valid HS256 signature', (c) => `Bearer ${relabelled(claimsFor(c.tenant), 'None')}`],
+  ['a JWT with alg NONE and no signature', (c) => `Bearer ${signJwt(claimsFor(c.tenant), { alg: 'none', header: { alg: 'NONE' } })}`],
+  ['a JWT signed with HS384', (c) => `Bearer ${signJwt(claimsFor(c.tenant), { alg: 'HS384' })}`],
+  ['a JWT signed with RS256 by an unknown RSA key', (c) => `Bearer ${signJwt(claimsFor(c.tenant), { alg: 'RS256' })}`],
+  ['a JWT signed with HS256 using an RSA public key PEM as the secret', (c) => `Bearer ${signJwt(claimsFor(c.tenant), { secret: attackerPublicPem })}`],
+  ['a JWT with exp as a string', (c) => `Bearer ${signJwt(claimsFor(c.tenant, { exp: String(nowSeconds() + 3600) }))}`],
+  ['a JWT with iat as a string far ahead', (c) => `Bearer ${signJwt(claimsFor(c.tenant, { iat: String(nowSeconds() + 7200) }))}`],
+  ['a JWT without sub', (c) => `Bearer ${signJwt(withoutClaim(claimsFor(c.tenant), 'sub'))}`],
+  ['a JWT without account', (c) => `Bearer ${signJwt(withoutClaim(claimsFor(c.tenant), 'account'))}`],
+  ['a JWT whose sub is not a UUID', (c) => `Bearer ${signJwt(claimsFor(c.tenant, { sub: `${c.tenant.userId}x` }))}`],
+  ['a JWT whose sub is a number', (c) => `Bearer ${signJwt(claimsFor(c.tenant, { sub: 1 }))}`],
+  ['a JWT whose sub is the upper-cased user id', (c) => `Bearer ${signJwt(claimsFor(c.tenant, { sub: c.tenant.userId.toUpperCase() }))}`],
+  ["a JWT naming another tenant's user in its own account", (c) => `Bearer ${signJwt(claimsFor(c.tenant, { sub: c.other.userId }))}`],
+  [
+    'an RS256 JWT whose jku points to the signer',
+    (c) => `Bearer ${signJwt(claimsFor(c.tenant), { alg: 'RS256', header: { jku: 'https://attacker.example/jwks.json', kid: 'attacker' } })}`,
+  ],
+  [
+    'an RS256 JWT whose x5u points to the signer',
+    (c) => `Bearer ${signJwt(claimsFor(c.tenant), { alg: 'RS256', header: { x5u: 'https://attacker.example/cert.pem' } })}`,
+  ],
+  ['an RS256 JWT that embeds its own jwk', (c) => `Bearer ${signJwt(claimsFor(c.tenant), { alg: 'RS256', header: { jwk: attackerJwk } })}`],
+  [
+    'an HS256 JWT whose kid names another key',
+    (c) => `Bearer ${signJwt(claimsFor(c.tenant), { secret: 'attacker-secret', header: { kid: 'attacker-key' } })}`,
+  ],
+  [
+    'an HS256 JWT whose kid points to an empty file, signed with an empty secret',
+    (c) => `Bearer ${signJwt(claimsFor(c.tenant), { secret: '', header: { kid: '../../../../../../dev/null' } })}`,
+  ],
+  [
+    'an HS256 JWT whose jku points elsewhere, signed with another secret',
+    (c) => `Bearer ${signJwt(claimsFor(c.tenant), { secret: 'attacker-secret', header: { jku: 'https://attacker.example/jwks.json' } })}`,
+  ],
+  ['a JWT with a space inside the token', (c) => `Bearer ${signJwt(claimsFor(c.tenant)).replace('.', '. ')}`],
+  ['a JWT followed by another word', (c) => `Bearer ${signJwt(claimsFor(c.tenant))} extra`],
+  ['a JWT after Bearer twice', (c) => `Bearer Bearer ${signJwt(claimsFor(c.tenant))}`],
+  ['an API key after Bearer twice', (c) => `Bearer Bearer ${c.tenant.apiKey}`],
+  ['an API key followed by another word', (c) => `Bearer ${c.tenant.apiKey} extra`],
+  ['a JWT with a fourth part', (c) => `Bearer ${signJwt(claimsFor(c.tenant))}.${'A'.repeat(8)}`],
+  ['a JWT whose signature has a trailing character', (c) => `Bearer ${signJwt(claimsFor(c.tenant))}A`],
 ];
 
 describe('Authentication', () => {

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { ExtractJwt, Strategy } from 'passport-jwt';
+import { Strategy } from 'passport-jwt';
 import { isUuid } from '../common/ids.js';
 import { secretsConfig, type SecretsConfig } from '../config/secrets.config.js';
+import { bearerToken } from './bearer-token.js';
 import { CredentialsService } from './credentials.service.js';
 import type { Principal } from './principal.js';
 
@@ -17,7 +18,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     private readonly credentials: CredentialsService,
   ) {
     super({
-      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      jwtFromRequest: bearerToken,
       secretOrKey: secrets.jwtSecret,
       algorithms: ['HS256'],
       ignoreExpiration: false,

@@ -35,15 +35,26 @@ export class DeliveryReceipts {
       await this.kept.keep(sql, receipt, at);
       return false;
     });
-    if (!matched) {
-      this.logger.log({ provider: receipt.provider, providerId: receipt.providerId, status: receipt.providerStatus }, 'receipt for an unknown message id kept');
-    }
+    if (matched) return;
+    this.logger.log({ provider: receipt.provider, providerId: receipt.providerId, status: receipt.providerStatus }, 'receipt for an unknown message id kept');
+    // the message's provider id may have been committed while this receipt was being kept
+    await this.applyKept(receipt.provider, [receipt.providerId]);
   }
 
-  /** In the transaction that records provider ids: applies the receipts that arrived first. */
-  async applyKept(sql: Sql, provider: string, providerIds: string[]): Promise<void> {
+  /**
+   * Once provider ids are committed: applies the kept receipts that name them.
+   * Both this and `record` look again after their own commit, so that a
+   * receipt and its message's acceptance recorded at the same moment still meet.
+   */
+  async applyKept(provider: string, providerIds: string[]): Promise<void> {
+    if (providerIds.length === 0) return;
+    if (!(await this.database.run((sql) => this.kept.anyFor(sql, provider, providerIds)))) return;
     const at = this.clock.now();
-    for (const receipt of await this.kept.take(sql, provider, providerIds)) await this.apply(sql, receipt, at);
+    await this.database.transaction(async (sql) => {
+      for (const receipt of await this.kept.lockFor(sql, provider, providerIds)) {
+        if (await this.apply(sql, receipt, at)) await this.kept.remove(sql, receipt.id);
+      }
+    });
   }
 
   @Interval(10 * 60_000)

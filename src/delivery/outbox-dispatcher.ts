@@ -9,7 +9,7 @@ import type { SecretBox } from '../common/crypto/secret-box.js';
 import { Database } from '../database/database.js';
 import { DeliveryReceipts } from './delivery-receipts.js';
 import { DeliveryRecords } from './delivery-records.js';
-import { PermanentDeliveryError } from './delivery-errors.js';
+import { PermanentDeliveryError, TransientDeliveryError } from './delivery-errors.js';
 import { EMAIL_PROVIDER, type EmailProvider } from './email-provider.js';
 import { renderEmail } from './email-template.js';
 import type { EmailPayload, SmsPayload } from './outbox-payload.js';
@@ -118,9 +118,9 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
     }
     await this.database.transaction(async (sql) => {
       await this.records.for(entry.kind).markSent(sql, entry.recordId, provider.name, providerIds, this.clock.now());
-      await this.receipts.applyKept(sql, provider.name, providerIds);
       await this.outbox.remove(sql, entry.id);
     });
+    if (entry.kind === 'sms') await this.receipts.applyKept(provider.name, providerIds);
   }
 
   /** Offers at once the entries of one kind that wait for a retry: their provider is back. */
@@ -133,7 +133,12 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
     const payload: unknown = JSON.parse(this.box.open(entry.payload));
     if (entry.kind === 'sms') {
       const sms = payload as SmsPayload;
-      const accepted = await this.smsProviderFor(entry).submit({ messageId: entry.recordId, validUntil: entry.deliverBefore, ...sms });
+      const accepted = await this.smsProviderFor(entry).submit({
+        messageId: entry.recordId,
+        validUntil: entry.deliverBefore,
+        resume: entry.resume,
+        ...sms,
+      });
       return accepted.providerIds;
     }
     const email = payload as EmailPayload;
@@ -164,7 +169,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
     this.logger.log({ recordId: entry.recordId, provider, reason, retryAt }, 'message hand-over will be retried');
     await this.database.transaction(async (sql) => {
       await this.records.for(entry.kind).countRetry?.(sql, entry.recordId);
-      await this.outbox.retryAt(sql, entry.id, retryAt, reason);
+      await this.outbox.retryAt(sql, entry.id, retryAt, reason, error instanceof TransientDeliveryError ? error.resume : entry.resume);
     });
   }
 

@@ -29,6 +29,8 @@ export interface OutboxEntry {
   deliverBefore: Date | null;
   /** Hand-over attempts so far, this one included. */
   attempts: number;
+  /** What an earlier attempt had handed over, for the provider to go on from. */
+  resume: string | null;
 }
 
 interface OutboxRow {
@@ -41,6 +43,7 @@ interface OutboxRow {
   is_test: unknown;
   deliver_before: string | Date | null;
   attempts: number | string;
+  resume_state: string | null;
 }
 
 /**
@@ -69,7 +72,7 @@ export class OutboxRepository {
   async claim(sql: Sql, claimer: string, now: Date, leaseUntil: Date, limit: number): Promise<OutboxEntry[]> {
     const skipLocked = sql.dialect === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '';
     const rows = await sql.all<OutboxRow>(
-      `SELECT id, kind, record_id, account_id, amount, payload, is_test, deliver_before, attempts
+      `SELECT id, kind, record_id, account_id, amount, payload, is_test, deliver_before, attempts, resume_state
          FROM outbox WHERE available_at <= ? ORDER BY available_at, id LIMIT ${Number(limit)}${skipLocked}`,
       [now],
     );
@@ -89,6 +92,7 @@ export class OutboxRepository {
       test: readBoolean(row.is_test),
       deliverBefore: readTime(row.deliver_before),
       attempts: Number(row.attempts) + 1,
+      resume: row.resume_state,
     }));
   }
 
@@ -97,10 +101,11 @@ export class OutboxRepository {
   }
 
   /** Offers the entry again at `at`, after a transient failure. */
-  async retryAt(sql: Sql, id: number, at: Date, error: string): Promise<void> {
-    await sql.run('UPDATE outbox SET available_at = ?, claimed_by = NULL, last_error = ? WHERE id = ?', [
+  async retryAt(sql: Sql, id: number, at: Date, error: string, resume: string | null): Promise<void> {
+    await sql.run('UPDATE outbox SET available_at = ?, claimed_by = NULL, last_error = ?, resume_state = ? WHERE id = ?', [
       at,
       error.slice(0, 255),
+      resume,
       id,
     ]);
   }

@@ -15,22 +15,31 @@ export class ReceiptRepository {
     });
   }
 
-  /** Takes the kept receipts for these ids, oldest first. */
-  async take(sql: Sql, provider: string, providerIds: string[]): Promise<DeliveryReceipt[]> {
-    if (providerIds.length === 0) return [];
-    const placeholders = providerIds.map(() => '?').join(', ');
-    const rows = await sql.all<{ id: number | string; provider_id: string; outcome: ReceiptOutcome | null; provider_status: string }>(
-      `SELECT id, provider_id, outcome, provider_status FROM delivery_receipt
-        WHERE provider = ? AND provider_id IN (${placeholders}) ORDER BY id`,
+  async anyFor(sql: Sql, provider: string, providerIds: string[]): Promise<boolean> {
+    const row = await sql.get(
+      `SELECT 1 AS found FROM delivery_receipt WHERE provider = ? AND provider_id IN (${placeholders(providerIds)}) LIMIT 1`,
       [provider, ...providerIds],
     );
-    if (rows.length > 0) {
-      await sql.run(`DELETE FROM delivery_receipt WHERE id IN (${rows.map(() => '?').join(', ')})`, rows.map((row) => Number(row.id)));
-    }
-    return rows.map((row) => ({ provider, providerId: row.provider_id, outcome: row.outcome, providerStatus: row.provider_status }));
+    return row !== undefined;
+  }
+
+  /** The kept receipts for these ids, oldest first, locked until the transaction ends. */
+  async lockFor(sql: Sql, provider: string, providerIds: string[]): Promise<Array<DeliveryReceipt & { id: number }>> {
+    const rows = await sql.all<{ id: number | string; provider_id: string; outcome: ReceiptOutcome | null; provider_status: string }>(
+      `SELECT id, provider_id, outcome, provider_status FROM delivery_receipt
+        WHERE provider = ? AND provider_id IN (${placeholders(providerIds)}) ORDER BY id${sql.forUpdate}`,
+      [provider, ...providerIds],
+    );
+    return rows.map((row) => ({ id: Number(row.id), provider, providerId: row.provider_id, outcome: row.outcome, providerStatus: row.provider_status }));
+  }
+
+  async remove(sql: Sql, id: number): Promise<void> {
+    await sql.run('DELETE FROM delivery_receipt WHERE id = ?', [id]);
   }
 
   async purgeBefore(sql: Sql, before: Date): Promise<number> {
     return sql.run('DELETE FROM delivery_receipt WHERE received_at < ?', [before]);
   }
 }
+
+const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');

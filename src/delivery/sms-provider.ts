@@ -12,6 +12,8 @@ export interface SmsSubmission {
   secrets: string[];
   /** After this the message is pointless; the provider may pass it on as a validity period. */
   validUntil: Date | null;
+  /** What an earlier attempt had handed over (see TransientDeliveryError.resume), or null. */
+  resume: string | null;
 }
 
 export interface SmsAccepted {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
+import { isUlid, isUuid } from '../common/ids.js';
 import { toAmount } from '../common/money.js';
 import { Database } from '../database/database.js';
 import type { MessageOutDto } from './dto/message-out.dto.js';
@@ -15,7 +16,7 @@ export class SmsService {
   ) {}
 
   async findOne(accountId: string, idOrLot: string): Promise<MessageOutDto> {
-    const found = await this.database.run(async (sql) => {
+    const found = !isUuid(idOrLot) && !isUlid(idOrLot) ? null : await this.database.run(async (sql) => {
       const message = await this.messages.findByIdOrLot(sql, accountId, idOrLot);
       if (!message) return null;
       const contact = await this.messages.findContact(sql, accountId, message.recipient);

@@ -53,7 +53,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   await Promise.race([
     exited,
     new Promise<void>((resolve) => {

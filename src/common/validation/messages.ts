@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from '../http/json-shape.js';
+
 /** Validation texts; each error reads `<field>: <text>`. */
 export const Messages = {
   required: 'est obligatoire',
@@ -10,4 +12,5 @@ export const Messages = {
   maxLength: (max: number) => `ne doit pas dépasser ${max} caractères`,
   bodyNotObject: 'body: doit être un objet JSON',
   invalidJson: 'body: JSON invalide',
+  tooDeep: `body: imbrication trop profonde (${MAX_JSON_DEPTH} niveaux au plus)`,
 } as const;

@@ -22,13 +22,16 @@ export class RequestValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body') {
-      if (value instanceof UnreadableBody) {
-        throw value.reason === 'invalid-json' ? ApiError.validation([Messages.invalidJson]) : ApiError.unsupportedMediaType();
-      }
+      if (value instanceof UnreadableBody) throw unreadable(value);
       if (!isPlainObject(value)) throw ApiError.validation([Messages.bodyNotObject]);
     }
     return super.transform(value, metadata);
   }
+}
+
+function unreadable(body: UnreadableBody): ApiError {
+  if (body.reason === 'unsupported-media-type') return ApiError.unsupportedMediaType();
+  return ApiError.validation([body.reason === 'too-deep' ? Messages.tooDeep : Messages.invalidJson]);
 }
 
 /**

@@ -286,6 +286,7 @@ export class InitialSchema1763769600000 implements MigrationInterface {
           c.time('available_at'),
           c.exact('claimed_by', 64, { isNullable: true }),
           c.text('last_error', 255, { isNullable: true }),
+          { name: 'resume_state', type: 'text', isNullable: true },
           c.time('created_at'),
         ],
         indices: [{ name: 'IDX_outbox_available', columnNames: ['available_at', 'id'] }],

@@ -20,6 +20,12 @@ const REGISTERED_DELIVERY = 0x01;
 const TRANSIENT_STATUSES = new Set([smpp.ESME_RTHROTTLED, smpp.ESME_RMSGQFUL, smpp.ESME_RSYSERR, smpp.ESME_RX_T_APPN]);
 const THROTTLE_PAUSE_MS = 1000;
 
+/** The parts of a long message the SMSC has taken so far. */
+interface Progress {
+  reference: number;
+  providerIds: string[];
+}
+
 export const DEFAULT_SMPP_OPTIONS: Omit<SmppConnectionOptions, 'window'> = {
   enquireLinkMs: 30_000,
   responseTimeoutMs: 10_000,
@@ -67,26 +73,39 @@ export class SmppSmsProvider implements SmsProvider, OnModuleInit, BeforeApplica
     this.connection.on('bound', listener);
   }
 
+  /**
+   * Submits each part not yet accepted. When a later part fails, the parts
+   * already accepted are handed back as the resume state, so that a retry
+   * sends only the rest, under the same concatenation reference.
+   */
   async submit(sms: SmsSubmission): Promise<SmsAccepted> {
     const { encoding, parts } = segment(sms.text);
-    const reference = randomInt(256);
-    const providerIds: string[] = [];
-    for (const [index, part] of parts.entries()) {
-      const response = await this.connection.submit({
-        ...sourceAddress(sms.from),
-        dest_addr_ton: TON.international,
-        dest_addr_npi: NPI.isdn,
-        destination_addr: sms.to.replace(/^\+/, ''),
-        registered_delivery: REGISTERED_DELIVERY,
-        data_coding: DATA_CODING[encoding],
-        ...(sms.validUntil ? { validity_period: sms.validUntil } : {}),
-        short_message:
-          parts.length === 1 ? part : { udh: Buffer.from([0x05, 0x00, 0x03, reference, parts.length, index + 1]), message: part },
-      });
-      this.check(response.command_status, sms);
-      providerIds.push(String(response.message_id));
+    const progress: Progress = sms.resume ? (JSON.parse(sms.resume) as Progress) : { reference: randomInt(256), providerIds: [] };
+    for (let index = progress.providerIds.length; index < parts.length; index++) {
+      try {
+        const response = await this.connection.submit({
+          ...sourceAddress(sms.from),
+          dest_addr_ton: TON.international,
+          dest_addr_npi: NPI.isdn,
+          destination_addr: sms.to.replace(/^\+/, ''),
+          registered_delivery: REGISTERED_DELIVERY,
+          data_coding: DATA_CODING[encoding],
+          ...(sms.validUntil ? { validity_period: sms.validUntil } : {}),
+          short_message:
+            parts.length === 1
+              ? parts[index]
+              : { udh: Buffer.from([0x05, 0x00, 0x03, progress.reference, parts.length, index + 1]), message: parts[index] },
+        });
+        this.check(response.command_status, sms);
+        progress.providerIds.push(String(response.message_id));
+      } catch (error) {
+        if (error instanceof TransientDeliveryError && progress.providerIds.length > 0) {
+          throw new TransientDeliveryError(error.message, JSON.stringify(progress));
+        }
+        throw error;
+      }
     }
-    return { providerIds };
+    return { providerIds: progress.providerIds };
   }
 
   private check(commandStatus: number, sms: SmsSubmission): void {

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import helmet from 'helmet';
+import type { Envelope } from '../envelope/envelope.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Security headers everywhere; the only page served, Swagger UI, needs its inline styles and data: images. */
+export const SECURITY_HEADERS = {
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:'],
+      scriptSrc: ["'self'"],
+      // served over plain HTTP in development: upgrading its own assets to HTTPS would break the page
+      upgradeInsecureRequests: null,
+    },
+  },
+};
+
+const securityHeaders = helmet(SECURITY_HEADERS);
+
+/**
+ * Fastify as the service runs it: a request id on every request (taken from
+ * X-Request-Id when it is well formed), and the envelope also for what is
+ * refused before routing: a URL the router cannot decode (404, it names no
+ * route) and a request Node cannot parse (400, 408, or 431 for oversized headers).
+ */
+export function createFastifyAdapter(): FastifyAdapter {
+  return new FastifyAdapter({
+    genReqId: (request: IncomingMessage) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+    // any id that fits in a request line reaches its route and gets that route's 404
+    routerOptions: { maxParamLength: 16_384 },
+    frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      securityHeaders(request.raw, reply.raw, () => {
+        void reply.code(404).header('x-request-id', request.id).send({ status: 404, message: 'Non trouvé' } satisfies Envelope);
+      });
+    },
+    clientErrorHandler: answerUnparsableRequest,
+  });
+}
+
+function answerUnparsableRequest(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const envelope: Envelope =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? { status: 431, message: 'requete_trop_volumineuse' }
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? { status: 408, message: 'delai_depasse' }
+        : { status: 400, message: 'erreur_de_validation', errors: ['requête: HTTP invalide'] };
+  const body = JSON.stringify(envelope);
+  socket.end(
+    [
+      `HTTP/1.1 ${envelope.status} ${STATUS_CODES[envelope.status]}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'X-Content-Type-Options: nosniff',
+      `X-Request-Id: ${randomUUID()}`,
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
+}
