@@ -1,8 +1,7 @@
-import helmet from '@fastify/helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger, PinoLogger } from 'nestjs-pino';
+import { Logger } from 'nestjs-pino';
 import { registerBodyParsers } from './common/http/body-parsers.js';
-import { SECURITY_HEADERS } from './common/http/http-server.js';
+import { addSecurityHeaders } from './common/http/http-server.js';
 import { logEveryRequest } from './common/logging/request-log.js';
 import { setupSwagger } from './common/http/swagger.js';
 import { appConfig, type AppConfig } from './config/app.config.js';
@@ -12,9 +11,9 @@ export async function configureApp(app: NestFastifyApplication): Promise<void> {
   const config = app.get<AppConfig>(appConfig.KEY);
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
-  await app.register(helmet, SECURITY_HEADERS);
+  addSecurityHeaders(fastify);
   registerBodyParsers(fastify, config.bodyLimitBytes);
-  logEveryRequest(fastify, PinoLogger.root);
+  logEveryRequest(fastify);
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -1,15 +1,18 @@
 import 'reflect-metadata';
+import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DemoAccount } from './admin/demo-account.js';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
 import { createFastifyAdapter } from './common/http/http-server.js';
+import { applicationLogger } from './common/logging/logger.js';
 import { appConfig, type AppConfig } from './config/app.config.js';
 import { ConfigurationError } from './config/environment.js';
 
 async function bootstrap(): Promise<void> {
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(), {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(applicationLogger()), {
     bodyParser: false,
     abortOnError: false,
     logger: false,

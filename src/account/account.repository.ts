@@ -1,11 +1,35 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '../database/sql.js';
+import { readTime, type Sql } from '../database/sql.js';
 import { Account } from './entities/account.entity.js';
 
 @Injectable()
 export class AccountRepository {
-  findById(sql: Sql, accountId: string): Promise<Account | null> {
-    return sql.manager.findOne(Account, { where: { id: accountId } });
+  async findById(sql: Sql, accountId: string): Promise<Account | null> {
+    const row = await sql.get<{
+      id: string;
+      name: string;
+      email: string | null;
+      phone: string | null;
+      balance: number | string;
+      address: string | null;
+      logo_url: string | null;
+      country_id: number | null;
+      created_by: string | null;
+      created_at: string | Date;
+    }>('SELECT id, name, email, phone, balance, address, logo_url, country_id, created_by, created_at FROM account WHERE id = ?', [accountId]);
+    if (!row) return null;
+    return {
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      phone: row.phone,
+      balance: Number(row.balance),
+      address: row.address,
+      logoUrl: row.logo_url,
+      countryId: row.country_id,
+      createdBy: row.created_by,
+      createdAt: readTime(row.created_at),
+    };
   }
 
   async exists(sql: Sql, accountId: string): Promise<boolean> {

@@ -4,7 +4,7 @@ import { Database } from '../database/database.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { hashApiKey } from './api-key.js';
 import type { Principal } from './principal.js';
-import { TtlCache } from './ttl-cache.js';
+import { TtlCache } from '../common/ttl-cache.js';
 
 /**
  * Resolves credentials to a principal. Look-ups are cached for at most 5 s,

@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-jwt';
@@ -19,7 +20,9 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   ) {
     super({
       jwtFromRequest: bearerToken,
-      secretOrKey: secrets.jwtSecret,
+      // a KeyObject (which jsonwebtoken accepts, though passport-jwt's types do not): given a string or a
+      // Buffer, jsonwebtoken first tries, and fails, to read it as a public key, on every request
+      secretOrKey: createSecretKey(Buffer.from(secrets.jwtSecret)) as unknown as Buffer,
       algorithms: ['HS256'],
       ignoreExpiration: false,
     });

@@ -9,22 +9,26 @@ export type LedgerKind = 'opening' | 'debit' | 'refund' | 'credit';
  */
 @Injectable()
 export class LedgerRepository {
-  /** Debits only when the balance covers the amount, in the same statement. */
+  /**
+   * Debits only when the balance covers the amount, in the same statement. The
+   * ledger row is written first, so that the account row (which every send of
+   * the account waits for) is locked as briefly as possible: from the debit to
+   * the commit. The caller rolls back when the debit is refused.
+   */
   async debitIfCovered(sql: Sql, accountId: string, amount: number, reference: string, at: Date): Promise<boolean> {
     if (amount === 0) return true;
+    await this.append(sql, accountId, -amount, 'debit', reference, at);
     const changed = await sql.run('UPDATE account SET balance = balance - ? WHERE id = ? AND balance >= ?', [
       amount,
       accountId,
       amount,
     ]);
-    if (changed !== 1) return false;
-    await this.append(sql, accountId, -amount, 'debit', reference, at);
-    return true;
+    return changed === 1;
   }
 
   async add(sql: Sql, accountId: string, amount: number, kind: Exclude<LedgerKind, 'debit'>, reference: string | null, at: Date) {
     if (amount === 0 && kind !== 'opening') return;
-    await sql.run('UPDATE account SET balance = balance + ? WHERE id = ?', [amount, accountId]);
+    await sql.later('UPDATE account SET balance = balance + ? WHERE id = ?', [amount, accountId]);
     await this.append(sql, accountId, amount, kind, reference, at);
   }
 
@@ -42,6 +46,6 @@ export class LedgerRepository {
   }
 
   private async append(sql: Sql, accountId: string, amount: number, kind: LedgerKind, reference: string | null, at: Date) {
-    await sql.insert('ledger_entry', { account_id: accountId, amount, kind, reference, created_at: at });
+    await sql.insertLater('ledger_entry', { account_id: accountId, amount, kind, reference, created_at: at });
   }
 }

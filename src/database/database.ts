@@ -1,59 +1,76 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { Database as SqliteConnection } from 'better-sqlite3';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { Sql, type Dialect } from './sql.js';
+import { SqliteUnits } from './sqlite-units.js';
+import { RunnerStatements, SqliteStatements } from './statements.js';
 
 const MYSQL_RETRYABLE_ERRNOS = new Set([1205, 1213]); // lock wait timeout, deadlock
 const MAX_ATTEMPTS = 5;
 
 /**
- * Units of work. SQLite has one connection and one writer, so every unit runs
- * alone (a promise queue), which keeps concurrent requests from interleaving
- * inside one transaction. MySQL units run in parallel on pooled connections
- * and are retried when InnoDB picks them as a deadlock victim.
+ * Units of work. On SQLite they run one at a time on its single connection,
+ * committed in groups (see SqliteUnits), their statements straight to
+ * better-sqlite3. On MySQL they run in parallel on pooled connections and are
+ * retried when InnoDB picks them as a deadlock victim.
  */
 @Injectable()
 export class Database {
   readonly dialect: Dialect;
   private readonly logger = new Logger(Database.name);
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly sqliteUnits = new SqliteUnits(
+    () => this.sqliteConnection(),
+    () => this.sqlite(),
+  );
+  private sqliteSql: Sql | undefined;
 
   constructor(private readonly dataSource: DataSource) {
     this.dialect = dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite';
   }
 
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    if (this.dialect === 'sqlite') return this.alone(() => this.once(work, true));
-    return this.withDeadlockRetry(() => this.once(work, true));
+    if (this.dialect === 'sqlite') return this.sqliteUnits.run(work, true);
+    return this.withDeadlockRetry(() => this.mysqlUnit(work, true));
   }
 
-  /** Statements outside a transaction: reads, and single-statement writes that commit on their own. */
+  /** Statements outside a transaction: reads, and single-statement writes. */
   run<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    if (this.dialect === 'sqlite') return this.alone(() => this.once(work, false));
-    return this.once(work, false);
+    if (this.dialect === 'sqlite') return this.sqliteUnits.run(work, false);
+    return this.mysqlUnit(work, false);
   }
 
-  private async once<T>(work: (sql: Sql) => Promise<T>, transactional: boolean): Promise<T> {
+  private sqlite(): Sql {
+    this.sqliteSql ??= new Sql('sqlite', new SqliteStatements(this.sqliteConnection()), this.dataSource.manager);
+    return this.sqliteSql;
+  }
+
+  private sqliteConnection(): SqliteConnection {
+    return (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+  }
+
+  private async mysqlUnit<T>(work: (sql: Sql) => Promise<T>, transactional: boolean): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
+    const sql = new Sql('mysql', new RunnerStatements(runner), runner.manager);
     try {
-      if (!transactional) return await work(new Sql(this.dialect, runner));
+      if (!transactional) {
+        const result = await work(sql);
+        await sql.flush();
+        return result;
+      }
       await runner.startTransaction();
       try {
-        const result = await work(new Sql(this.dialect, runner));
+        const result = await work(sql);
+        await sql.flush();
         await runner.commitTransaction();
         return result;
       } catch (error) {
+        sql.discard();
         if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
         throw error;
       }
     } finally {
       await runner.release();
     }
-  }
-
-  private alone<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(task, task);
-    this.queue = result.catch(() => undefined);
-    return result;
   }
 
   private async withDeadlockRetry<T>(task: () => Promise<T>): Promise<T> {

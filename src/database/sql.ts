@@ -1,4 +1,5 @@
-import type { QueryRunner } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import type { Statement, Statements } from './statements.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -10,14 +11,14 @@ type Param = string | number | boolean | Date | null | undefined;
  * (a conditional update, a locking read) says more than the entity API.
  */
 export class Sql {
+  private waiting: Statement[] = [];
+
   constructor(
     readonly dialect: Dialect,
-    private readonly runner: QueryRunner,
+    private readonly statements: Statements,
+    /** The ORM on the same connection, for the entity API on cold paths. */
+    readonly manager: EntityManager,
   ) {}
-
-  get manager() {
-    return this.runner.manager;
-  }
 
   /** ` FOR UPDATE` on MySQL; SQLite has a single writer and needs no row lock. */
   get forUpdate(): string {
@@ -25,8 +26,7 @@ export class Sql {
   }
 
   async all<T>(query: string, params: readonly Param[] = []): Promise<T[]> {
-    const result = await this.runner.query(query, params.map(this.bind), true);
-    return result.records as T[];
+    return (await this.statements.all(query, params.map(this.bind), this.takeWaiting())) as T[];
   }
 
   async get<T>(query: string, params: readonly Param[] = []): Promise<T | undefined> {
@@ -36,34 +36,57 @@ export class Sql {
 
   /** Runs a write and returns how many rows it matched. */
   async run(query: string, params: readonly Param[] = []): Promise<number> {
-    const result = await this.runner.query(query, params.map(this.bind), true);
-    return result.affected ?? 0;
+    return (await this.statements.write(query, params.map(this.bind), this.takeWaiting())).changes;
   }
 
   /** MySQL: the value the statement gave to `LAST_INSERT_ID(expr)`. */
   async insertId(query: string, params: readonly Param[] = []): Promise<number> {
-    const result = await this.runner.query(query, params.map(this.bind), true);
-    return Number((result.raw as { insertId?: number | string }).insertId ?? 0);
+    return (await this.statements.write(query, params.map(this.bind), this.takeWaiting())).insertId;
   }
 
-  /** Inserts one row, or nothing when a row with the same unique key exists. */
-  async insertIfAbsent(table: string, row: Record<string, Param>): Promise<number> {
-    const columns = Object.keys(row);
-    const placeholders = columns.map(() => '?').join(', ');
-    const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders})`;
-    const query =
-      this.dialect === 'mysql'
-        ? `${insert} ON DUPLICATE KEY UPDATE ${columns[0]} = ${columns[0]}`
-        : `${insert} ON CONFLICT DO NOTHING`;
-    return this.run(query, Object.values(row));
+  /**
+   * A write whose result is not needed: on MySQL it waits and travels with the
+   * next statement (or the commit) in one round trip; on SQLite it runs now.
+   * Its failure surfaces there, and fails the unit of work.
+   */
+  async later(query: string, params: readonly Param[] = []): Promise<void> {
+    if (this.statements.batches) this.waiting.push({ query, params: params.map(this.bind) });
+    else await this.statements.write(query, params.map(this.bind), []);
+  }
+
+  /** Sends the writes still waiting. */
+  async flush(): Promise<void> {
+    const waiting = this.takeWaiting();
+    const last = waiting.pop();
+    if (last) await this.statements.write(last.query, last.params, waiting);
+  }
+
+  /** Forgets the writes still waiting (the unit of work is being rolled back). */
+  discard(): void {
+    this.waiting = [];
+  }
+
+  /** Inserts one row, or nothing when a row with the same unique key exists (see `later`). */
+  async insertLaterIfAbsent(table: string, row: Record<string, Param>): Promise<void> {
+    const first = Object.keys(row)[0];
+    const insert = insertStatement(table, row);
+    await this.later(this.dialect === 'mysql' ? `${insert} ON DUPLICATE KEY UPDATE ${first} = ${first}` : `${insert} ON CONFLICT DO NOTHING`, Object.values(row));
   }
 
   async insert(table: string, row: Record<string, Param>): Promise<void> {
-    const columns = Object.keys(row);
-    await this.run(
-      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-      Object.values(row),
-    );
+    await this.run(insertStatement(table, row), Object.values(row));
+  }
+
+  /** An insert whose result is not needed (see `later`). */
+  async insertLater(table: string, row: Record<string, Param>): Promise<void> {
+    await this.later(insertStatement(table, row), Object.values(row));
+  }
+
+  private takeWaiting(): Statement[] {
+    if (this.waiting.length === 0) return NOTHING_WAITING;
+    const waiting = this.waiting;
+    this.waiting = [];
+    return waiting;
   }
 
   private readonly bind = (value: Param): unknown => {
@@ -73,6 +96,13 @@ export class Sql {
     return value;
   };
 }
+
+const NOTHING_WAITING: Statement[] = [];
+
+const insertStatement = (table: string, row: Record<string, Param>): string => {
+  const columns = Object.keys(row);
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+};
 
 /** SQLite keeps times as UTC text with milliseconds, as TypeORM does for `datetime` columns. */
 const toSqliteTime = (date: Date): string => date.toISOString().slice(0, 23).replace('T', ' ');

@@ -7,8 +7,11 @@ import type { OutboxKind } from './outbox.repository.js';
  * state without knowing what the message is for.
  */
 export interface DeliveryRecordStore {
-  /** pending → sent; `providerIds` name the parts as the provider knows them, the first one the message. */
-  markSent(sql: Sql, recordId: string, provider: string, providerIds: string[], at: Date): Promise<boolean>;
+  /**
+   * pending → sent; `providerIds` name the parts as the provider knows them,
+   * the first one the message; they are kept for matching when receipts will name them.
+   */
+  markSent(sql: Sql, recordId: string, provider: string, providerIds: string[], at: Date, receiptsExpected: boolean): Promise<void>;
   /** pending → failed; true only for the call that made the change. */
   markFailed(sql: Sql, recordId: string, provider: string | null, providerStatus: string | null, at: Date): Promise<boolean>;
   /** One more hand-over attempt after a transient failure. */

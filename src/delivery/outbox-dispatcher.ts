@@ -21,6 +21,11 @@ import { SMS_PROVIDER, type SmsProvider } from './sms-provider.js';
 const BATCH_SIZE = 50;
 const POLL_INTERVAL_MS = 1_000;
 export const MAX_DELIVERY_ATTEMPTS = 10;
+
+type Outcome =
+  | { entry: OutboxEntry; kind: 'sent'; provider: string; providerIds: string[]; receiptsExpected: boolean }
+  | { entry: OutboxEntry; kind: 'failed'; provider: string | null; providerStatus: string | null }
+  | { entry: OutboxEntry; kind: 'retry'; retryAt: Date; reason: string; resume: string | null };
 const MAX_BACKOFF_MS = 30_000;
 
 /**
@@ -98,29 +103,52 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
         const now = this.clock.now();
         const leaseUntil = new Date(now.getTime() + this.config.outboxLeaseSeconds * 1000);
         claimed = await this.database.transaction((sql) => this.outbox.claim(sql, this.claimer, now, leaseUntil, BATCH_SIZE));
-        await Promise.all(claimed.map((entry) => this.handOver(entry)));
+        if (claimed.length > 0) await this.settle(await Promise.all(claimed.map((entry) => this.handOver(entry))));
       } while (claimed.length === BATCH_SIZE && !this.stopped);
     }
   }
 
-  private async handOver(entry: OutboxEntry): Promise<void> {
+  /** Hands one entry to its provider; decides what becomes of it, without writing yet. */
+  private async handOver(entry: OutboxEntry): Promise<Outcome> {
     if (entry.deliverBefore && entry.deliverBefore.getTime() <= this.clock.now().getTime()) {
-      await this.fail(entry, null, 'EXPIRED');
-      return;
+      return { entry, kind: 'failed', provider: null, providerStatus: 'EXPIRED' };
     }
     const provider = entry.kind === 'sms' ? this.smsProviderFor(entry) : this.emailProviderFor(entry);
-    let providerIds: string[];
+    const receiptsExpected = 'sendsReceipts' in provider && provider.sendsReceipts;
     try {
-      providerIds = await this.send(entry);
+      return { entry, kind: 'sent', provider: provider.name, providerIds: await this.send(entry), receiptsExpected };
     } catch (error) {
-      await this.onRefusal(entry, provider.name, error);
-      return;
+      return this.refused(entry, provider.name, error);
     }
+  }
+
+  /** Records a batch's outcomes in one transaction; a failure is refunded once, riding on the update that made it. */
+  private async settle(outcomes: Outcome[]): Promise<void> {
+    const now = this.clock.now();
     await this.database.transaction(async (sql) => {
-      await this.records.for(entry.kind).markSent(sql, entry.recordId, provider.name, providerIds, this.clock.now());
-      await this.outbox.remove(sql, entry.id);
+      for (const outcome of outcomes) {
+        const { entry } = outcome;
+        const records = this.records.for(entry.kind);
+        if (outcome.kind === 'retry') {
+          await records.countRetry?.(sql, entry.recordId);
+          await this.outbox.retryAt(sql, entry.id, outcome.retryAt, outcome.reason, outcome.resume);
+          continue;
+        }
+        if (outcome.kind === 'sent') {
+          await records.markSent(sql, entry.recordId, outcome.provider, outcome.providerIds, now, outcome.receiptsExpected);
+        } else if (await records.markFailed(sql, entry.recordId, outcome.provider, outcome.providerStatus, now)) {
+          if (!entry.test && entry.amount > 0) await this.ledger.add(sql, entry.accountId, entry.amount, 'refund', entry.recordId, now);
+        }
+      }
+      await this.outbox.remove(sql, outcomes.filter((outcome) => outcome.kind !== 'retry').map(({ entry }) => entry.id));
     });
-    if (entry.kind === 'sms') await this.receipts.applyKept(provider.name, providerIds);
+    const sentIds = new Map<string, string[]>();
+    for (const outcome of outcomes) {
+      if (outcome.kind === 'sent' && outcome.receiptsExpected) {
+        sentIds.set(outcome.provider, [...(sentIds.get(outcome.provider) ?? []), ...outcome.providerIds]);
+      }
+    }
+    for (const [provider, providerIds] of sentIds) await this.receipts.applyKept(provider, providerIds);
   }
 
   /** Offers at once the entries of one kind that wait for a retry: their provider is back. */
@@ -153,36 +181,20 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
     return accepted.providerIds;
   }
 
-  private async onRefusal(entry: OutboxEntry, provider: string, error: unknown): Promise<void> {
+  private refused(entry: OutboxEntry, provider: string, error: unknown): Outcome {
     const reason = error instanceof Error ? error.message : String(error);
     if (error instanceof PermanentDeliveryError) {
       this.logger.warn({ recordId: entry.recordId, provider, reason }, 'message refused by provider');
-      await this.fail(entry, provider, error.providerStatus ?? 'REJECTD');
-      return;
+      return { entry, kind: 'failed', provider, providerStatus: error.providerStatus ?? 'REJECTD' };
     }
     if (entry.attempts >= MAX_DELIVERY_ATTEMPTS) {
       this.logger.warn({ recordId: entry.recordId, provider, reason, attempts: entry.attempts }, 'message retries exhausted');
-      await this.fail(entry, provider, null);
-      return;
+      return { entry, kind: 'failed', provider, providerStatus: null };
     }
     const retryAt = new Date(this.clock.now().getTime() + backoffMs(entry.attempts));
     this.logger.log({ recordId: entry.recordId, provider, reason, retryAt }, 'message hand-over will be retried');
-    await this.database.transaction(async (sql) => {
-      await this.records.for(entry.kind).countRetry?.(sql, entry.recordId);
-      await this.outbox.retryAt(sql, entry.id, retryAt, reason, error instanceof TransientDeliveryError ? error.resume : entry.resume);
-    });
-  }
-
-  /** failed, and refunded once: the refund rides on the one update that moved pending → failed. */
-  private async fail(entry: OutboxEntry, provider: string | null, providerStatus: string | null): Promise<void> {
-    const now = this.clock.now();
-    await this.database.transaction(async (sql) => {
-      const changed = await this.records.for(entry.kind).markFailed(sql, entry.recordId, provider, providerStatus, now);
-      if (changed && !entry.test && entry.amount > 0) {
-        await this.ledger.add(sql, entry.accountId, entry.amount, 'refund', entry.recordId, now);
-      }
-      await this.outbox.remove(sql, entry.id);
-    });
+    const resume = error instanceof TransientDeliveryError && error.resume !== null ? error.resume : entry.resume;
+    return { entry, kind: 'retry', retryAt, reason, resume };
   }
 
   private smsProviderFor(entry: OutboxEntry): SmsProvider {

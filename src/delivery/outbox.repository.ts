@@ -54,7 +54,7 @@ interface OutboxRow {
 @Injectable()
 export class OutboxRepository {
   async add(sql: Sql, entry: NewOutboxEntry): Promise<void> {
-    await sql.insert('outbox', {
+    await sql.insertLater('outbox', {
       kind: entry.kind,
       record_id: entry.recordId,
       account_id: entry.accountId,
@@ -96,13 +96,14 @@ export class OutboxRepository {
     }));
   }
 
-  async remove(sql: Sql, id: number): Promise<void> {
-    await sql.run('DELETE FROM outbox WHERE id = ?', [id]);
+  async remove(sql: Sql, ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await sql.later(`DELETE FROM outbox WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
   }
 
   /** Offers the entry again at `at`, after a transient failure. */
   async retryAt(sql: Sql, id: number, at: Date, error: string, resume: string | null): Promise<void> {
-    await sql.run('UPDATE outbox SET available_at = ?, claimed_by = NULL, last_error = ?, resume_state = ? WHERE id = ?', [
+    await sql.later('UPDATE outbox SET available_at = ?, claimed_by = NULL, last_error = ?, resume_state = ? WHERE id = ?', [
       at,
       error.slice(0, 255),
       resume,

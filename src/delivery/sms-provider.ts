@@ -28,6 +28,8 @@ export interface SmsAccepted {
  */
 export interface SmsProvider {
   readonly name: string;
+  /** Whether delivery receipts will name the provider ids it returns. */
+  readonly sendsReceipts: boolean;
   submit(sms: SmsSubmission): Promise<SmsAccepted>;
   /** Called whenever the provider becomes able to take messages again (an SMSC bind). */
   onReady?(listener: () => void): void;

@@ -62,7 +62,7 @@ export class IdempotencyRepository {
   }
 
   async complete(sql: Sql, accountId: string, key: string, answer: StoredAnswer): Promise<void> {
-    await sql.run(
+    await sql.later(
       "UPDATE idempotency_record SET state = 'done', status_code = ?, response = ? WHERE account_id = ? AND idem_key = ?",
       [answer.status, answer.sealed, accountId, key],
     );
@@ -79,6 +79,6 @@ export class IdempotencyRepository {
 }
 
 function isDuplicate(error: unknown): boolean {
-  const driverError = error instanceof QueryFailedError ? (error.driverError as { errno?: number; code?: string }) : undefined;
-  return driverError?.errno === DUPLICATE_KEY || driverError?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  const cause = (error instanceof QueryFailedError ? error.driverError : error) as { errno?: number; code?: string } | undefined;
+  return cause?.errno === DUPLICATE_KEY || cause?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

@@ -5,13 +5,12 @@ import type { DeliveryRecordStore } from '../delivery/delivery-records.js';
 /** An e-mail OTP keeps its delivery state on the OTP itself. */
 @Injectable()
 export class OtpEmailRecords implements DeliveryRecordStore {
-  async markSent(sql: Sql, uniqId: string, provider: string, [providerId]: string[], at: Date): Promise<boolean> {
-    const changed = await sql.run(
+  async markSent(sql: Sql, uniqId: string, provider: string, [providerId]: string[], at: Date): Promise<void> {
+    await sql.later(
       `UPDATE otp SET delivery_status = 'sent', provider = ?, provider_id = ?, done_at = ?
         WHERE uniq_id = ? AND delivery_status = 'pending'`,
       [provider, providerId, at, uniqId],
     );
-    return changed === 1;
   }
 
   async markFailed(sql: Sql, uniqId: string, provider: string | null, _providerStatus: string | null, at: Date) {

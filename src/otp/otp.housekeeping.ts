@@ -6,6 +6,7 @@ import { Database } from '../database/database.js';
 import { OtpRepository } from './otp.repository.js';
 
 const DAY_MS = 24 * 3600_000;
+const MAX_OTP_LIFETIME_MS = 3600_000;
 
 /** Forgets what expired OTPs and old failures no longer need. */
 @Injectable()
@@ -17,11 +18,12 @@ export class OtpHousekeeping {
     @Inject(otpConfig.KEY) private readonly config: OtpConfig,
   ) {}
 
-  /** Looks back one day each time, so that a service down for less than a day catches up. */
+  /** Looks at the OTPs of the last day (and the longest lifetime), so that a service down for less than a day catches up. */
   @Interval(10 * 60_000)
   async purge(): Promise<{ codes: number; failures: number }> {
     const now = this.clock.now();
-    const codes = await this.database.run((sql) => this.otps.forgetExpiredCodes(sql, new Date(now.getTime() - DAY_MS), now));
+    const from = new Date(now.getTime() - DAY_MS - MAX_OTP_LIFETIME_MS);
+    const codes = await this.database.run((sql) => this.otps.forgetExpiredCodes(sql, from, now, now));
     const failuresBefore = new Date(now.getTime() - this.config.failedVerificationWindowSeconds * 1000);
     const failures = await this.database.run((sql) => this.otps.purgeFailuresBefore(sql, failuresBefore));
     return { codes, failures };

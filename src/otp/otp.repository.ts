@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { uuidV7Floor } from '../common/ids.js';
 import { readTime, type Sql } from '../database/sql.js';
 
 export type OtpStatus = 'pending' | 'verified' | 'superseded';
@@ -40,18 +41,22 @@ export interface Window {
 /**
  * OTPs and their per-recipient state. Every send and verification of one
  * (account, recipient) first locks that pair's `otp_recipient` row, which
- * serialises them and names the latest OTP by insertion order.
+ * serialises them; the row names the latest OTP, by insertion order.
  */
 @Injectable()
 export class OtpRepository {
-  /** Locks the pair's row, creating it on first use; returns the latest OTP id. */
-  async lockRecipient(sql: Sql, accountId: string, recipient: string, at: Date): Promise<string | null> {
-    await sql.insertIfAbsent('otp_recipient', { account_id: accountId, recipient, latest_otp_id: null, created_at: at });
-    const row = await sql.get<{ latest_otp_id: string | null }>(
-      `SELECT latest_otp_id FROM otp_recipient WHERE account_id = ? AND recipient = ?${sql.forUpdate}`,
-      [accountId, recipient],
+  /**
+   * Makes `uniqId` the pair's latest OTP, creating the pair's row on first use,
+   * in one statement that also locks the row until the transaction ends.
+   */
+  async claimRecipient(sql: Sql, accountId: string, recipient: string, uniqId: string, at: Date): Promise<void> {
+    const insert = 'INSERT INTO otp_recipient (account_id, recipient, latest_otp_id, created_at) VALUES (?, ?, ?, ?)';
+    await sql.later(
+      sql.dialect === 'mysql'
+        ? `${insert} ON DUPLICATE KEY UPDATE latest_otp_id = ?`
+        : `${insert} ON CONFLICT (account_id, recipient) DO UPDATE SET latest_otp_id = ?`,
+      [accountId, recipient, uniqId, at, uniqId],
     );
-    return row?.latest_otp_id ?? null;
   }
 
   /** Sends accepted for the pair since `since`, with the oldest of them. */
@@ -60,7 +65,7 @@ export class OtpRepository {
   }
 
   async insert(sql: Sql, otp: NewOtp): Promise<void> {
-    await sql.insert('otp', {
+    await sql.insertLater('otp', {
       uniq_id: otp.uniqId,
       account_id: otp.accountId,
       recipient: otp.recipient,
@@ -79,14 +84,13 @@ export class OtpRepository {
     });
   }
 
-  /** Makes `uniqId` the pair's latest OTP; the previous one, if still pending, is superseded. */
-  async makeLatest(sql: Sql, accountId: string, recipient: string, uniqId: string, previous: string | null) {
-    if (previous) await sql.run("UPDATE otp SET status = 'superseded' WHERE uniq_id = ? AND status = 'pending'", [previous]);
-    await sql.run('UPDATE otp_recipient SET latest_otp_id = ? WHERE account_id = ? AND recipient = ?', [
-      uniqId,
-      accountId,
-      recipient,
-    ]);
+  /** Supersedes the pair's other pending codes (those still alive: created within the longest lifetime). */
+  async supersedeOthers(sql: Sql, accountId: string, recipient: string, uniqId: string, aliveSince: Date): Promise<void> {
+    await sql.later(
+      `UPDATE otp SET status = 'superseded'
+        WHERE account_id = ? AND recipient = ? AND created_at > ? AND status = 'pending' AND uniq_id <> ?`,
+      [accountId, recipient, aliveSince, uniqId],
+    );
   }
 
   /** Locks the pair and reads its latest OTP. */
@@ -126,7 +130,7 @@ export class OtpRepository {
   }
 
   async countWrongAttempt(sql: Sql, uniqId: string): Promise<void> {
-    await sql.run('UPDATE otp SET attempts = attempts + 1 WHERE uniq_id = ?', [uniqId]);
+    await sql.later('UPDATE otp SET attempts = attempts + 1 WHERE uniq_id = ?', [uniqId]);
   }
 
   /** pending → verified; false when another verification got there first. */
@@ -139,7 +143,7 @@ export class OtpRepository {
   }
 
   async recordFailure(sql: Sql, accountId: string, recipient: string, at: Date): Promise<void> {
-    await sql.insert('verification_failure', { account_id: accountId, recipient, created_at: at });
+    await sql.insertLater('verification_failure', { account_id: accountId, recipient, created_at: at });
   }
 
   /** Failed verifications of the pair since `since`, with the oldest of them. */
@@ -147,9 +151,16 @@ export class OtpRepository {
     return this.window(sql, 'verification_failure', accountId, recipient, since);
   }
 
-  /** Blanks the code hashes of OTPs that expired in [from, to): an expired code is never checked again. */
-  async forgetExpiredCodes(sql: Sql, from: Date, to: Date): Promise<number> {
-    return sql.run("UPDATE otp SET code_hash = '' WHERE expires_at >= ? AND expires_at < ? AND code_hash <> ''", [from, to]);
+  /**
+   * Blanks the code hashes of expired OTPs created in [from, to): an expired
+   * code is never checked again. The range is one of primary keys (UUID v7).
+   */
+  async forgetExpiredCodes(sql: Sql, from: Date, to: Date, now: Date): Promise<number> {
+    return sql.run("UPDATE otp SET code_hash = '' WHERE uniq_id >= ? AND uniq_id < ? AND expires_at < ? AND code_hash <> ''", [
+      uuidV7Floor(from),
+      uuidV7Floor(to),
+      now,
+    ]);
   }
 
   async purgeFailuresBefore(sql: Sql, before: Date): Promise<number> {

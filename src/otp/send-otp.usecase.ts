@@ -14,6 +14,7 @@ import { Database } from '../database/database.js';
 import { DeliveryQueue } from '../delivery/delivery-queue.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { MessageOutRepository } from '../sms/message-out.repository.js';
+import { SenderDirectory } from '../sender/sender-directory.js';
 import { SenderRepository } from '../sender/sender.repository.js';
 import type { OtpSendResultDto } from './dto/otp-send-result.dto.js';
 import { DEFAULT_OTP_LENGTH, OTP_PLACEHOLDER } from './dto/otp-rules.js';
@@ -23,6 +24,7 @@ import { OtpRepository } from './otp.repository.js';
 import { parseEmail, parsePhone } from './recipient.js';
 
 const DEFAULT_EXPIRY_SECONDS = 300;
+const MAX_EXPIRY_SECONDS = 3600;
 const MASK = '******';
 
 /** A send request with its defaults applied and its recipient normalised. */
@@ -43,9 +45,9 @@ interface SendRequest {
 
 /**
  * POST /v1/otp/send. In one transaction: resolve the sender and the price,
- * lock the recipient, apply the send limit, store the OTP (its code only as an
+ * lock the recipient (making this OTP its latest), apply the send limit, store the OTP (its code only as an
  * HMAC) and its SMS record, supersede the previous code, enqueue delivery,
- * debit the balance and keep the answer for its Idempotency-Key. Refusals come
+ * keep the answer for its Idempotency-Key and, last, debit the balance. Refusals come
  * in the order 400, 429, 402, and leave nothing behind.
  */
 @Injectable()
@@ -55,6 +57,7 @@ export class SendOtp {
     private readonly otps: OtpRepository,
     private readonly messages: MessageOutRepository,
     private readonly senders: SenderRepository,
+    private readonly senderDirectory: SenderDirectory,
     private readonly billing: BillingService,
     private readonly ledger: LedgerRepository,
     private readonly delivery: DeliveryQueue,
@@ -77,7 +80,7 @@ export class SendOtp {
       const quote = await this.billing.quote(sql, request.channel, request.dialCode, text);
       if (!quote) throw ApiError.invalidField('to', 'destination non prise en charge');
 
-      const previous = await this.otps.lockRecipient(sql, principal.accountId, request.recipient, now);
+      await this.otps.claimRecipient(sql, principal.accountId, request.recipient, uniqId, now);
       await this.enforceSendLimit(sql, principal.accountId, request.recipient, now);
 
       const lot = newLot();
@@ -95,7 +98,7 @@ export class SendOtp {
         test: principal.test,
         at: now,
       });
-      await this.otps.makeLatest(sql, principal.accountId, request.recipient, uniqId, previous);
+      await this.otps.supersedeOthers(sql, principal.accountId, request.recipient, uniqId, addSeconds(now, -MAX_EXPIRY_SECONDS));
 
       const amount = principal.test ? 0 : quote.amount;
       const delivery = { recordId: uniqId, accountId: principal.accountId, amount, test: principal.test, deliverBefore: expiresAt, at: now };
@@ -122,11 +125,11 @@ export class SendOtp {
         });
       }
 
+      await idempotency?.recordSuccess(sql, result);
       if (!(await this.ledger.debitIfCovered(sql, principal.accountId, amount, uniqId, now))) {
         const balance = (await this.ledger.balanceOf(sql, principal.accountId)) ?? 0;
         throw ApiError.insufficientBalance(toAmount(amount), toAmount(balance));
       }
-      await idempotency?.recordSuccess(sql, result);
     });
 
     this.delivery.committed();
@@ -136,10 +139,7 @@ export class SendOtp {
   /** SMS: a registered sender (the account's default when none is given). E-mail: any display name. */
   private async resolveSender(sql: Sql, accountId: string, request: SendRequest): Promise<{ id: string | null; name: string }> {
     if (request.channel === 'EMAIL' && request.senderName !== undefined) return { id: null, name: request.senderName };
-    const sender =
-      request.senderName === undefined
-        ? await this.senders.findDefault(sql, accountId)
-        : await this.senders.findByName(sql, accountId, request.senderName);
+    const sender = await this.senderDirectory.resolve(sql, accountId, request.senderName);
     if (!sender) throw ApiError.invalidField('sender', 'expéditeur inconnu');
     return sender;
   }

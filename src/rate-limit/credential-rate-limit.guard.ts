@@ -4,21 +4,19 @@ import type { Principal } from '../auth/principal.js';
 import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { appConfig, type AppConfig } from '../config/app.config.js';
-import { Database } from '../database/database.js';
-import { RateLimitRepository } from './rate-limit.repository.js';
+import { RateLimitCounter } from './rate-limit.counter.js';
 
 const WINDOW_MS = 60_000;
 
 /**
  * `RATE_LIMIT_PER_MINUTE` requests per credential per minute, across every
- * route and every instance (the counters live in the database). Runs after the
+ * route and every instance (the counters live in the database, see RateLimitCounter). Runs after the
  * bearer guard; public routes and refused credentials are not counted.
  */
 @Injectable()
 export class CredentialRateLimitGuard implements CanActivate {
   constructor(
-    private readonly database: Database,
-    private readonly windows: RateLimitRepository,
+    private readonly counter: RateLimitCounter,
     private readonly clock: Clock,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
   ) {}
@@ -30,7 +28,7 @@ export class CredentialRateLimitGuard implements CanActivate {
 
     const now = this.clock.now().getTime();
     const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
-    const hits = await this.database.run((sql) => this.windows.hit(sql, `credential:${principal.credentialId}`, new Date(windowStart)));
+    const hits = await this.counter.hit(`credential:${principal.credentialId}`, new Date(windowStart), limit);
     const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
 
     const reply = context.switchToHttp().getResponse<FastifyReply>();

@@ -2,9 +2,10 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CredentialRateLimitGuard } from './credential-rate-limit.guard.js';
 import { RateLimitHousekeeping } from './rate-limit.housekeeping.js';
+import { RateLimitCounter } from './rate-limit.counter.js';
 import { RateLimitRepository } from './rate-limit.repository.js';
 
 @Module({
-  providers: [RateLimitRepository, RateLimitHousekeeping, { provide: APP_GUARD, useClass: CredentialRateLimitGuard }],
+  providers: [RateLimitRepository, RateLimitCounter, RateLimitHousekeeping, { provide: APP_GUARD, useClass: CredentialRateLimitGuard }],
 })
 export class RateLimitModule {}

@@ -20,7 +20,7 @@ export class SenderRepository {
 
   findDefault(sql: Sql, accountId: string): Promise<SenderRef | undefined> {
     return sql.get<SenderRef>(
-      'SELECT id, name FROM sender WHERE account_id = ? ORDER BY is_default DESC, created_at ASC LIMIT 1',
+      'SELECT id, name FROM sender WHERE account_id = ? AND is_default = 1 LIMIT 1',
       [accountId],
     );
   }

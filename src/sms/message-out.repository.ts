@@ -80,7 +80,7 @@ const VIEW_SELECT = `
 @Injectable()
 export class MessageOutRepository {
   async insert(sql: Sql, message: NewMessageOut): Promise<void> {
-    await sql.insert('message_out', {
+    await sql.insertLater('message_out', {
       uniq_id: message.uniqId,
       account_id: message.accountId,
       external_id: null,
@@ -128,18 +128,18 @@ export class MessageOutRepository {
     );
   }
 
-  /** pending → sent, when the provider accepted the message; the ids of a long message's other parts are kept too. */
-  async markSent(sql: Sql, uniqId: string, provider: string, providerIds: string[], at: Date): Promise<boolean> {
-    const [providerId, ...otherParts] = providerIds;
-    const changed = await sql.run(
+  /** pending → sent, when the provider accepted the message; each part's id is kept when receipts will name it. */
+  async markSent(sql: Sql, uniqId: string, provider: string, providerIds: string[], at: Date, receiptsExpected: boolean) {
+    await sql.later(
       `UPDATE message_out SET status = 'sent', provider = ?, provider_id = ?, send_at = ?
         WHERE uniq_id = ? AND status = 'pending'`,
-      [provider, providerId, at, uniqId],
+      [provider, providerIds[0], at, uniqId],
     );
-    for (const [index, partId] of otherParts.entries()) {
-      await sql.insertIfAbsent('message_part', { provider, provider_id: partId, uniq_id: uniqId, part_no: index + 2 });
+    if (receiptsExpected) {
+      for (const [index, providerId] of providerIds.entries()) {
+        await sql.insertLaterIfAbsent('message_part', { provider, provider_id: providerId, uniq_id: uniqId, part_no: index + 1 });
+      }
     }
-    return changed === 1;
   }
 
   /** pending → failed; true only for the one call that made the change, so the refund happens once. */
@@ -153,7 +153,7 @@ export class MessageOutRepository {
   }
 
   async countRetry(sql: Sql, uniqId: string): Promise<void> {
-    await sql.run('UPDATE message_out SET dlr_number_retry = dlr_number_retry + 1 WHERE uniq_id = ?', [uniqId]);
+    await sql.later('UPDATE message_out SET dlr_number_retry = dlr_number_retry + 1 WHERE uniq_id = ?', [uniqId]);
   }
 
   /**
@@ -186,11 +186,6 @@ export class MessageOutRepository {
   }
 
   private async findByProviderId(sql: Sql, provider: string, providerId: string): Promise<string | undefined> {
-    const message = await sql.get<{ uniq_id: string }>(
-      "SELECT uniq_id FROM message_out WHERE provider = ? AND provider_id = ? AND status <> 'pending'",
-      [provider, providerId],
-    );
-    if (message) return message.uniq_id;
     const part = await sql.get<{ uniq_id: string }>('SELECT uniq_id FROM message_part WHERE provider = ? AND provider_id = ?', [
       provider,
       providerId,

@@ -5,6 +5,7 @@ import { AdminService } from '../../src/admin/admin.service.js';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
 import { createFastifyAdapter } from '../../src/common/http/http-server.js';
+import { applicationLogger } from '../../src/common/logging/logger.js';
 import { Clock } from '../../src/common/clock.js';
 import { Database } from '../../src/database/database.js';
 import { OutboxDispatcher } from '../../src/delivery/outbox-dispatcher.js';
@@ -37,7 +38,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 
   const clock = new FakeClock();
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).overrideProvider(Clock).useValue(clock).compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(), { bodyParser: false, logger: false });
+  const adapter = createFastifyAdapter(applicationLogger());
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(adapter, { bodyParser: false, logger: false });
   await configureApp(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import helmet from 'helmet';
+import type { Logger } from 'pino';
 import type { Envelope } from '../envelope/envelope.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -22,7 +23,27 @@ export const SECURITY_HEADERS = {
   },
 };
 
-const securityHeaders = helmet(SECURITY_HEADERS);
+/**
+ * Helmet's headers, computed once: they depend on its configuration only, and
+ * running its middleware chain on every request costs more than the route.
+ */
+const securityHeaders: Record<string, string> = (() => {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  helmet(SECURITY_HEADERS)({ headers: {} } as never, response as never, () => undefined);
+  return headers;
+})();
+
+/** Sets the security headers on every answer, before routing. */
+export function addSecurityHeaders(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaders);
+    done();
+  });
+}
 
 /**
  * Fastify as the service runs it: a request id on every request (taken from
@@ -30,8 +51,11 @@ const securityHeaders = helmet(SECURITY_HEADERS);
  * refused before routing: a URL the router cannot decode (404, it names no
  * route) and a request Node cannot parse (400, 408, or 431 for oversized headers).
  */
-export function createFastifyAdapter(): FastifyAdapter {
+export function createFastifyAdapter(logger: Logger): FastifyAdapter {
   return new FastifyAdapter({
+    loggerInstance: logger,
+    // one summary line per request is written by the request-log hook instead
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     genReqId: (request: IncomingMessage) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -40,9 +64,11 @@ export function createFastifyAdapter(): FastifyAdapter {
     // any id that fits in a request line reaches its route and gets that route's 404
     routerOptions: { maxParamLength: 16_384 },
     frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
-      securityHeaders(request.raw, reply.raw, () => {
-        void reply.code(404).header('x-request-id', request.id).send({ status: 404, message: 'Non trouvé' } satisfies Envelope);
-      });
+      void reply
+        .code(404)
+        .headers(securityHeaders)
+        .header('x-request-id', request.id)
+        .send({ status: 404, message: 'Non trouvé' } satisfies Envelope);
     },
     clientErrorHandler: answerUnparsableRequest,
   });

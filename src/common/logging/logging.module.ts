@@ -1,29 +1,17 @@
 import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { appConfig, type AppConfig } from '../../config/app.config.js';
-import { censor, REDACTED_PATHS } from './redaction.js';
+import { applicationLogger } from './logger.js';
 
 /**
- * Structured logs with pino: JSON lines in production, readable lines in
- * development. Every line written while serving a request carries its id
- * (`reqId`); one summary line per request is written by the request-log hook.
+ * Structured logs with nestjs-pino on the logger the Fastify adapter was
+ * given (applicationLogger): every line written while serving a request comes
+ * from that request's child logger and carries its id (`reqId`); one summary
+ * line per request is written by the request-log hook.
  */
 @Module({
   imports: [
     LoggerModule.forRootAsync({
-      inject: [appConfig.KEY],
-      useFactory: (app: AppConfig) => ({
-        pinoHttp: {
-          level: app.logLevel,
-          genReqId: (request) => (request as { id?: string }).id ?? '',
-          quietReqLogger: true,
-          autoLogging: false,
-          redact: { paths: REDACTED_PATHS, censor },
-          transport: app.prettyLogs
-            ? { target: 'pino-pretty', options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } }
-            : undefined,
-        },
-      }),
+      useFactory: () => ({ pinoHttp: { logger: applicationLogger() as never }, useExisting: true }),
     }),
   ],
 })

@@ -6,6 +6,7 @@ import type { SmsAccepted, SmsProvider, SmsSubmission } from '../sms-provider.js
 @Injectable()
 export class LogSmsProvider implements SmsProvider {
   readonly name = 'log';
+  readonly sendsReceipts = false;
   private readonly logger = new Logger('LogSmsProvider');
 
   async submit(sms: SmsSubmission): Promise<SmsAccepted> {

@@ -6,6 +6,7 @@ import type { SmsAccepted, SmsProvider, SmsSubmission } from '../sms-provider.js
 @Injectable()
 export class SandboxSmsProvider implements SmsProvider {
   readonly name = 'sandbox';
+  readonly sendsReceipts = false;
 
   async submit(sms: SmsSubmission): Promise<SmsAccepted> {
     return { providerIds: [`sandbox-${sms.messageId}`] };

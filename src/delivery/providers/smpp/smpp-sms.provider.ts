@@ -40,6 +40,7 @@ export const DEFAULT_SMPP_OPTIONS: Omit<SmppConnectionOptions, 'window'> = {
  */
 export class SmppSmsProvider implements SmsProvider, OnModuleInit, BeforeApplicationShutdown {
   readonly name = 'smpp';
+  readonly sendsReceipts = true;
   private readonly logger = new Logger(SmppSmsProvider.name);
   private readonly connection: SmppConnection;
 

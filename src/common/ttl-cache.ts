@@ -1,4 +1,4 @@
-/** A small time-bounded cache of credential look-ups (at most `ttlMs` old, at most `capacity` entries). */
+/** A small time-bounded cache of look-ups (at most `ttlMs` old, at most `capacity` entries). */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
 

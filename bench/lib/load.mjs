@@ -1,0 +1,99 @@
+// Load, with autocannon's API: one measured run, and the untimed harvests verification needs.
+import autocannon from 'autocannon';
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** Runs `requests` (autocannon request objects) and summarises the run. */
+export async function measure(url, requests, { connections, duration }) {
+  const result = await autocannon({ url, connections, duration, requests });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/** Sends `amount` requests as fast as 50 connections allow and collects what `collect` keeps of each 200 body. */
+export async function harvest(url, request, amount, collect) {
+  const kept = [];
+  await autocannon({
+    url,
+    connections: 50,
+    amount,
+    requests: [{ ...request, onResponse: (status, body) => status === 200 && kept.push(collect(JSON.parse(body).data)) }],
+  });
+  return kept;
+}
+
+/** A fresh, valid Côte d'Ivoire mobile number each call. */
+let numbers = Math.floor(Math.random() * 40_000_000);
+export const nextRecipient = () => `+22507${String(10_000_000 + (numbers++ % 89_999_999)).padStart(8, '0')}`;
+
+export const ours = {
+  send: (auth) => ({
+    method: 'POST',
+    path: '/v1/otp/send',
+    headers: { ...JSON_HEADERS, authorization: auth },
+    setupRequest: (request) => ({
+      ...request,
+      body: JSON.stringify({ channel: 'SMS', to: nextRecipient(), message: 'Votre code est ##OTP##. Il expire dans 5 minutes.' }),
+    }),
+  }),
+  /** Each request verifies the right code of its own OTP. */
+  verify: (auth, pairs) => {
+    let next = 0;
+    return {
+      method: 'POST',
+      path: '/v1/otp/verify',
+      headers: { ...JSON_HEADERS, authorization: auth },
+      setupRequest: (request) => {
+        const pair = pairs[next++ % pairs.length];
+        return { ...request, body: JSON.stringify({ to: pair.to, code: pair.code }) };
+      },
+    };
+  },
+  /** Wrong codes, at most 4 per OTP so that none gets locked. */
+  verifyWrong: (auth, pairs) => {
+    let next = 0;
+    return {
+      method: 'POST',
+      path: '/v1/otp/verify',
+      headers: { ...JSON_HEADERS, authorization: auth },
+      setupRequest: (request) => {
+        const pair = pairs[next++ % pairs.length];
+        const wrong = pair.code === '000000' ? '111111' : '000000';
+        return { ...request, body: JSON.stringify({ to: pair.to, code: wrong }) };
+      },
+    };
+  },
+  smsOut: (auth, ids) => {
+    let next = 0;
+    return {
+      method: 'GET',
+      path: '/v1/sms/out/x',
+      headers: { authorization: auth },
+      setupRequest: (request) => ({ ...request, path: `/v1/sms/out/${ids[next++ % ids.length]}` }),
+    };
+  },
+  account: (auth) => ({ method: 'GET', path: '/v1/account', headers: { authorization: auth } }),
+};
+
+export const baseline = {
+  body: JSON.stringify({ to: '+15551234567', message: 'Your code is ##OTP##. It expires in 5 minutes.', otp_length: 6 }),
+  send: (token) => ({ method: 'POST', path: '/api/otp/send', headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` }, body: baseline.body }),
+  verify: (token, pairs) => {
+    let next = 0;
+    return {
+      method: 'POST',
+      path: '/api/otp/verify',
+      headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` },
+      setupRequest: (request) => {
+        const pair = pairs[next++ % pairs.length];
+        return { ...request, body: JSON.stringify({ uniq_id: pair.uniq_id, code: pair.code }) };
+      },
+    };
+  },
+};

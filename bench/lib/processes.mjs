@@ -1,0 +1,82 @@
+// Starting and watching the servers a benchmark compares.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, symlinkSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const SHARED = resolve(ROOT, '..', 'shared');
+const MARIADB_SCRIPT = join(SHARED, 'scripts', 'mariadb-local.sh');
+const BASELINE_DIR = join(SHARED, 'bench', 'baseline');
+
+/** Starts a node server and resolves once it answers on `healthPath`. */
+export async function startNode(name, args, { env, cwd = ROOT, port, healthPath }) {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.on('close', resolve));
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`${name} exited:\n${output}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}${healthPath}`)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    name,
+    pid: child.pid,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Samples a process's resident memory (VmRSS) every 500 ms; `stop()` returns the peak in MB. */
+export function rssSampler(pid) {
+  let peak = 0;
+  const sample = () => {
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      peak = Math.max(peak, kb);
+    } catch {
+      // the process is gone
+    }
+  };
+  sample();
+  const timer = setInterval(sample, 500);
+  return { stop: () => (clearInterval(timer), sample(), Math.round(peak / 1024)) };
+}
+
+export function runCli(env, ...args) {
+  const result = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`cli ${args[0]} failed: ${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
+/** The baseline server of ../shared/bench/baseline, run from a copy beside this project's node_modules. */
+export function baselineDirectory() {
+  const dir = mkdtempSync(join(tmpdir(), 'otp-baseline-'));
+  copyFileSync(join(BASELINE_DIR, 'server.mjs'), join(dir, 'server.mjs'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+export function mariadb(command, env = {}) {
+  const result = spawnSync('bash', [MARIADB_SCRIPT, command], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`mariadb-local.sh ${command} failed: ${result.stderr}${result.stdout}`);
+  return result.stdout;
+}
+
+export function build() {
+  const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('build failed');
+}

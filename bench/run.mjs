@@ -1,0 +1,216 @@
+// npm run bench -- [--db sqlite|mysql|both] [--duration 8] [--warmup 3] [--connections 1,10,50] [--rounds 2] [--fill] [--quick]
+//
+// Builds the service, runs it in production mode (log level warn) on SQLite and then on MariaDB, and
+// measures each route with autocannon at each connection count, interleaved with the hand-written
+// baseline server of ../shared/bench/baseline (ours, baseline, ours, baseline). Prints a table with
+// req/s, p50, p99 and peak RSS, and each route's ratio to the baseline (medians of the rounds), and
+// writes the figures to bench/results/<time>.json and bench/results/latest.json.
+// --fill first measures send and verify on the empty database, then inserts 1,000,000 OTPs and
+// 1,000,000 messages with bulk SQL and measures them again.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fill } from './lib/fill.mjs';
+import { baseline, harvest, measure, nextRecipient, ours } from './lib/load.mjs';
+import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, startNode } from './lib/processes.mjs';
+import { printTable } from './lib/report.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'both' },
+    duration: { type: 'string', default: '8' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '1,10,50' },
+    rounds: { type: 'string', default: '2' },
+    fill: { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+  },
+});
+const duration = Number(args.quick ? 4 : args.duration);
+const warmup = Number(args.quick ? 1 : args.warmup);
+const connectionCounts = (args.quick ? '50' : args.connections).split(',').map(Number);
+const rounds = Number(args.quick ? 1 : args.rounds);
+const databases = args.db === 'both' ? ['sqlite', 'mysql'] : [args.db];
+
+const SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
+const MARIADB = { MARIADB_PORT: '3326', MARIADB_DATADIR: '/tmp/bench-mariadb-3326' };
+const OURS_PORT = 3401;
+const BASELINE_PORT = 3402;
+
+build();
+const report = {
+  started: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
+  settings: { duration, warmup, connections: connectionCounts, rounds },
+  databases: {},
+};
+
+for (const db of databases) {
+  console.log(`\n=== ${db} ===`);
+  report.databases[db] = await benchDatabase(db);
+}
+
+mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+const file = join(ROOT, 'bench', 'results', `${report.started.replace(/[:.]/g, '-')}.json`);
+writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+for (const [db, result] of Object.entries(report.databases)) printTable(db, result);
+console.log(`\nfigures written to ${file}`);
+
+async function benchDatabase(db) {
+  const work = join('/tmp', `bench-${db}-${process.pid}`);
+  mkdirSync(work, { recursive: true });
+  let mysql = {};
+  if (db === 'mysql') {
+    mariadb('start', { ...MARIADB, MARIADB_FAST: '0' });
+    mysql = { host: '127.0.0.1', port: MARIADB.MARIADB_PORT, user: 'app', password: 'app' };
+    await recreateDatabases(mysql, ['app_bench', 'app_baseline']);
+  }
+  const oursEnv = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    PORT: String(OURS_PORT),
+    HOST: '127.0.0.1',
+    JWT_SECRET: SECRET,
+    OTP_SECRET: SECRET,
+    DATA_DIR: work,
+    // counted as in production, but high enough never to refuse the load
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    ...(db === 'sqlite'
+      ? { DB_TYPE: 'sqlite', DB_PATH: join(work, 'messaging.sqlite') }
+      : { DB_TYPE: 'mysql', DB_HOST: mysql.host, DB_PORT: mysql.port, DB_USER: mysql.user, DB_PASSWORD: mysql.password, DB_NAME: 'app_bench' }),
+  };
+  const baselineEnv = {
+    PORT: String(BASELINE_PORT),
+    ...(db === 'sqlite'
+      ? { BASELINE_DB: 'sqlite', SQLITE_FILE: join(work, 'baseline.sqlite') }
+      : { BASELINE_DB: 'mysql', MYSQL_HOST: mysql.host, MYSQL_PORT: mysql.port, MYSQL_USER: mysql.user, MYSQL_PASSWORD: mysql.password, MYSQL_DATABASE: 'app_baseline' }),
+  };
+
+  const account = runCli(oursEnv, 'account:create', '--name', 'Bench', '--balance', '10000000000', '--sender', 'BENCH');
+  const jwt = runCli(oursEnv, 'token:issue', '--user', account.user_id, '--ttl', '86400').token;
+  const keyAuth = `Bearer ${account.api_key}`;
+  // as `npm run start:prod` runs it
+  const server = await startNode('service', ['--max-old-space-size=128', 'dist/main.js'], { env: oursEnv, port: OURS_PORT, healthPath: '/health/live' });
+  const baselineDir = baselineDirectory();
+  const reference = await startNode('baseline', ['server.mjs'], { env: baselineEnv, cwd: baselineDir, port: BASELINE_PORT, healthPath: '/health' });
+  const baselineToken = (await import(join(baselineDir, 'server.mjs'))).signJwt(
+    { sub: '1', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 86400 },
+    'baseline-jwt-secret',
+  );
+
+  const sendRequest = ours.send(keyAuth);
+  let smsIds = [];
+  const rates = new Map();
+
+  /** OTPs for a verification run: enough for what the last run of this kind managed, never reused. */
+  const verificationPairs = async (key, harvestFrom) => {
+    const wanted = Math.ceil((rates.get(key) ?? 3000) * duration * 1.3) + 500;
+    return harvestFrom(wanted);
+  };
+  const recipientPairs = async (amount) => {
+    // the send answer has no recipient: send to known recipients instead
+    const recipients = Array.from({ length: amount }, nextRecipient);
+    let next = 0;
+    const request = {
+      ...sendRequest,
+      setupRequest: (req) => ({
+        ...req,
+        body: JSON.stringify({ channel: 'SMS', to: recipients[next++], message: 'Votre code est ##OTP##.' }),
+      }),
+    };
+    let index = 0;
+    return harvest(server.url, request, amount, (data) => ({ to: recipients[index++], code: data.code, uniq_id: data.uniq_id }));
+  };
+  const baselinePairs = async (amount) =>
+    harvest(reference.url, baseline.send(baselineToken), amount, (data) => ({ uniq_id: data.uniq_id, code: data.code }));
+
+  const scenarios = [
+    { name: 'send (API key)', against: 'send', run: async () => sendRequest },
+    { name: 'send (JWT)', against: 'send', run: async () => ours.send(`Bearer ${jwt}`) },
+    { name: 'verify (right code)', against: 'verify', run: async (key) => ours.verify(keyAuth, await verificationPairs(key, recipientPairs)) },
+    {
+      name: 'verify (wrong code)',
+      against: 'verify',
+      run: async (key) => {
+        const pairs = await verificationPairs(key, async (n) => recipientPairs(Math.ceil(n / 4)));
+        return ours.verifyWrong(keyAuth, pairs);
+      },
+    },
+    {
+      name: 'GET /sms/out/{id}',
+      against: null,
+      run: async () => {
+        if (smsIds.length === 0) smsIds = await harvest(server.url, sendRequest, 5000, (data) => data.uniq_id);
+        return ours.smsOut(keyAuth, smsIds);
+      },
+    },
+    { name: 'GET /account', against: null, run: async () => ours.account(keyAuth) },
+  ];
+  const references = {
+    send: async () => baseline.send(baselineToken),
+    verify: async (key) => baseline.verify(baselineToken, await verificationPairs(key, baselinePairs)),
+  };
+
+  const result = { scenarios: {}, baseline: {} };
+  const record = (table, name, connections, figures) => {
+    table[name] ??= {};
+    (table[name][connections] ??= []).push(figures);
+  };
+  const run = async (target, table, name, key, requestFor, connections) => {
+    const request = await requestFor(key);
+    const rss = rssSampler(target.pid);
+    const figures = await measure(target.url, [request], { connections, duration });
+    figures.rss_mb = rss.stop();
+    rates.set(key, figures.rps);
+    record(table, name, connections, figures);
+    console.log(`${target.name.padEnd(8)} ${name.padEnd(22)} c=${String(connections).padStart(2)} ${figures.rps} req/s p50 ${figures.p50} ms p99 ${figures.p99} ms rss ${figures.rss_mb} MB${figures.non2xx ? ` non-2xx ${figures.non2xx}` : ''}`);
+  };
+
+  if (args.fill) {
+    result.fill = await fillComparison({ server, oursEnv, account, run, scenarios, result });
+  } else {
+    for (const scenario of scenarios) await measure(server.url, [await scenario.run(`warm ${scenario.name}`)], { connections: 50, duration: warmup });
+    for (const against of Object.keys(references)) await measure(reference.url, [await references[against](`warm ${against}`)], { connections: 50, duration: warmup });
+    for (const connections of connectionCounts) {
+      for (let round = 0; round < rounds; round++) {
+        for (const scenario of scenarios) {
+          await run(server, result.scenarios, scenario.name, `${scenario.name} ${connections}`, scenario.run, connections);
+          if (scenario.against && !(result.baseline[scenario.against]?.[connections]?.length > round)) {
+            await run(reference, result.baseline, scenario.against, `baseline ${scenario.against} ${connections}`, references[scenario.against], connections);
+          }
+        }
+      }
+    }
+  }
+  for (const scenario of scenarios) result.scenarios[scenario.name] && (result.scenarios[scenario.name].against = scenario.against);
+
+  await server.stop();
+  await reference.stop();
+  if (db === 'mysql') mariadb('stop', MARIADB);
+  return result;
+}
+
+async function fillComparison({ server, oursEnv, account, run, scenarios, result }) {
+  const measured = scenarios.filter((scenario) => scenario.name.startsWith('send (API') || scenario.name === 'verify (right code)');
+  for (const scenario of measured) await measure(server.url, [await scenario.run(`warm ${scenario.name}`)], { connections: 50, duration: warmup });
+  const table = { empty: {}, filled: {} };
+  for (const scenario of measured) await run(server, table.empty, scenario.name, `${scenario.name} 50`, scenario.run, 50);
+  const started = Date.now();
+  const rows = await fill(oursEnv, account.account_id, 1_000_000);
+  console.log(`filled ${rows.otps} OTPs and ${rows.messages} messages in ${Math.round((Date.now() - started) / 1000)} s`);
+  for (const scenario of measured) await run(server, table.filled, scenario.name, `${scenario.name} 50`, scenario.run, 50);
+  result.scenarios = table.filled;
+  return table;
+}
+
+async function recreateDatabases(mysql, names) {
+  const { createConnection } = await import('mysql2/promise');
+  const connection = await createConnection({ host: mysql.host, port: Number(mysql.port), user: mysql.user, password: mysql.password });
+  for (const name of names) {
+    await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  }
+  await connection.end();
+}

@@ -1,0 +1,100 @@
+import type { Database as SqliteConnection } from 'better-sqlite3';
+import type { Sql } from './sql.js';
+
+const MAX_UNITS_PER_COMMIT = 100;
+
+interface Unit {
+  work: (sql: Sql) => Promise<unknown>;
+  /** Rolled back on its own if it throws; otherwise its statements commit one by one with the batch. */
+  atomic: boolean;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * Units of work on SQLite's single connection, one at a time (so that no two
+ * interleave), with group commit: the units waiting when a batch starts run
+ * inside one transaction, each atomic unit under its own savepoint, and all of
+ * them are answered only once that transaction has committed. A commit writes
+ * every page the batch touched once instead of once per unit, which is most of
+ * what a send costs on its own.
+ */
+export class SqliteUnits {
+  private readonly waiting: Unit[] = [];
+  private running = false;
+
+  constructor(
+    private readonly connection: () => SqliteConnection,
+    private readonly sql: () => Sql,
+  ) {}
+
+  run<T>(work: (sql: Sql) => Promise<T>, atomic: boolean): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({ work, atomic, resolve: resolve as (value: unknown) => void, reject });
+      if (this.running) return;
+      this.running = true;
+      // after the I/O callbacks of this turn of the event loop: the units they start join one batch
+      setImmediate(() => void this.drain());
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.waiting.length > 0) await this.runBatch(this.waiting.splice(0, MAX_UNITS_PER_COMMIT));
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** IMMEDIATE: the write lock is taken at once, so that another process (the CLI) waits instead of failing half-way. */
+  private async runBatch(batch: Unit[]): Promise<void> {
+    let connection: SqliteConnection;
+    try {
+      connection = this.connection();
+      connection.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      for (const unit of batch) unit.reject(error);
+      return;
+    }
+    const outcomes: Outcome[] = [];
+    for (const [index, unit] of batch.entries()) {
+      outcomes.push(await this.runUnit(connection, unit));
+      if (!connection.inTransaction) {
+        // an error that ends the transaction (SQLITE_FULL, an I/O error) undid the units before it too
+        const lost = outcomes.at(-1)!;
+        for (const done of batch.slice(0, index + 1)) done.reject(lost.ok ? new Error('transaction lost') : lost.error);
+        this.waiting.unshift(...batch.slice(index + 1));
+        return;
+      }
+    }
+    try {
+      connection.exec('COMMIT');
+    } catch (error) {
+      if (connection.inTransaction) connection.exec('ROLLBACK');
+      for (const unit of batch) unit.reject(error);
+      return;
+    }
+    batch.forEach((unit, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) unit.resolve(outcome.value);
+      else unit.reject(outcome.error);
+    });
+  }
+
+  private async runUnit(connection: SqliteConnection, unit: Unit): Promise<Outcome> {
+    if (unit.atomic) connection.exec('SAVEPOINT unit');
+    try {
+      const value = await unit.work(this.sql());
+      if (unit.atomic) connection.exec('RELEASE unit');
+      return { ok: true, value };
+    } catch (error) {
+      if (unit.atomic && connection.inTransaction) {
+        connection.exec('ROLLBACK TO unit');
+        connection.exec('RELEASE unit');
+      }
+      return { ok: false, error };
+    }
+  }
+}

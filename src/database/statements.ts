@@ -1,0 +1,100 @@
+import type { Database as SqliteConnection, Statement as SqliteStatement } from 'better-sqlite3';
+import type { QueryRunner } from 'typeorm';
+
+export interface WriteResult {
+  /** Rows the statement matched. */
+  changes: number;
+  /** MySQL: the value given to LAST_INSERT_ID(). */
+  insertId: number;
+}
+
+export interface Statement {
+  query: string;
+  params: unknown[];
+}
+
+/**
+ * Executes SQL with `?` placeholders on one connection; parameters are already
+ * bound to driver types. `before` holds writes sent ahead of the statement in
+ * the same round trip, where the driver can.
+ */
+export interface Statements {
+  /** Whether writes whose results are not needed may wait for the next statement (to share its round trip). */
+  readonly batches: boolean;
+  all(query: string, params: unknown[], before: Statement[]): Promise<unknown[]> | unknown[];
+  write(query: string, params: unknown[], before: Statement[]): Promise<WriteResult> | WriteResult;
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 straight, with prepared statements kept by their text: the
+ * hot paths run a handful of statements per request, and going through the
+ * ORM's query runner for each cost more than the statement itself.
+ */
+export class SqliteStatements implements Statements {
+  readonly batches = false;
+  private readonly cache = new Map<string, SqliteStatement>();
+
+  constructor(private readonly connection: SqliteConnection) {}
+
+  all(query: string, params: unknown[]): unknown[] {
+    const statement = this.prepare(query);
+    if (statement.reader) return statement.all(...params);
+    statement.run(...params);
+    return [];
+  }
+
+  write(query: string, params: unknown[]): WriteResult {
+    const statement = this.prepare(query);
+    if (statement.reader) return { changes: statement.all(...params).length, insertId: 0 };
+    const result = statement.run(...params);
+    return { changes: result.changes, insertId: Number(result.lastInsertRowid) };
+  }
+
+  private prepare(query: string): SqliteStatement {
+    let statement = this.cache.get(query);
+    if (!statement) {
+      statement = this.connection.prepare(query);
+      if (this.cache.size >= STATEMENT_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(query, statement);
+    }
+    return statement;
+  }
+}
+
+/**
+ * Through a TypeORM query runner (a pooled mysql2 connection opened with
+ * `multipleStatements`): the writes waiting in `before` go in the same round
+ * trip as the statement, as one multi-statement query. Every value is bound
+ * with a placeholder, never spliced into the text.
+ */
+export class RunnerStatements implements Statements {
+  readonly batches = true;
+  private connection: Promise<QueryableConnection> | undefined;
+
+  constructor(private readonly runner: QueryRunner) {}
+
+  async all(query: string, params: unknown[], before: Statement[]): Promise<unknown[]> {
+    return (await this.send(query, params, before)) as unknown[];
+  }
+
+  async write(query: string, params: unknown[], before: Statement[]): Promise<WriteResult> {
+    const result = (await this.send(query, params, before)) as { affectedRows?: number; insertId?: number | string };
+    return { changes: result.affectedRows ?? 0, insertId: Number(result.insertId ?? 0) };
+  }
+
+  /** On the runner's own mysql2 connection (its transaction), without the ORM's per-query bookkeeping. */
+  private async send(query: string, params: unknown[], before: Statement[]): Promise<unknown> {
+    this.connection ??= (this.runner.connect() as Promise<{ promise(): QueryableConnection }>).then((raw) => raw.promise());
+    const connection = await this.connection;
+    if (before.length === 0) return (await connection.query(query, params))[0];
+    const text = [...before.map((statement) => statement.query), query].join(';\n');
+    const [results] = await connection.query(text, [...before.flatMap((statement) => statement.params), ...params]);
+    return (results as unknown[])[(results as unknown[]).length - 1];
+  }
+}
+
+interface QueryableConnection {
+  query(sql: string, values: unknown[]): Promise<[unknown, unknown]>;
+}
