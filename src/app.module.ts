@@ -10,6 +10,7 @@ import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { GroupModule } from './group/group.module.js';
 import { HealthModule } from './health/health.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { OtpModule } from './otp/otp.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { SmsModule } from './sms/sms.module.js';
@@ -21,6 +22,7 @@ import { SmsModule } from './sms/sms.module.js';
     DatabaseModule,
     HttpModule,
     LoggingModule,
+    MetricsModule,
     ScheduleModule.forRoot(),
     AuthModule,
     RateLimitModule,

@@ -5,6 +5,8 @@ import { addSecurityHeaders } from './common/http/http-server.js';
 import { logEveryRequest } from './common/logging/request-log.js';
 import { setupSwagger } from './common/http/swagger.js';
 import { appConfig, type AppConfig } from './config/app.config.js';
+import { Metrics } from './metrics/metrics.js';
+import { recordRequestMetrics } from './metrics/request-metrics.js';
 
 /** Everything the running service and the e2e tests share beyond the module graph. */
 export async function configureApp(app: NestFastifyApplication): Promise<void> {
@@ -14,10 +16,11 @@ export async function configureApp(app: NestFastifyApplication): Promise<void> {
   addSecurityHeaders(fastify);
   registerBodyParsers(fastify, config.bodyLimitBytes);
   logEveryRequest(fastify);
+  recordRequestMetrics(fastify, app.get(Metrics));
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  app.setGlobalPrefix('v1', { exclude: ['health', 'health/live', 'health/ready'] });
+  app.setGlobalPrefix('v1', { exclude: ['health', 'health/live', 'health/ready', 'metrics'] });
   app.enableShutdownHooks();
   setupSwagger(app);
 }

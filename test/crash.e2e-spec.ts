@@ -2,6 +2,7 @@ import Sqlite from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
 import { freePort, runCli, startServer, type ServerProcess } from './support/processes.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+import { waitFor } from './support/until.js';
 
 const SECRET = 'crash-e2e-secret-0123456789abcdef0123456';
 const COST = 2.5;
@@ -15,14 +16,6 @@ interface Accepted {
 }
 
 const recipient = (n: number) => `+2250707${String(n).padStart(6, '0')}`;
-const until = async (condition: () => Promise<boolean>, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-};
-
 /** One row of a read on the server's database (SQLite file or MariaDB database), from outside the server. */
 async function queryOne(env: Record<string, string>, sql: string, params: unknown[]): Promise<Record<string, unknown>> {
   if (env.DB_TYPE === 'mysql') {
@@ -113,7 +106,7 @@ describe('a server killed with SIGKILL during sends', () => {
     };
     const started = Date.now();
     const workers = Array.from({ length: WORKERS }, worker);
-    await until(async () => Date.now() - started >= 1000 && accepted.length >= 10, 30_000);
+    await waitFor(async () => Date.now() - started >= 1000 && accepted.length >= 10, 30_000);
     killed = true;
     await server?.stop('SIGKILL');
     await Promise.all(workers);
@@ -158,7 +151,7 @@ describe('a server killed with SIGKILL during sends', () => {
       ),
     });
 
-    await until(async () => {
+    await waitFor(async () => {
       const left = await pending();
       return left.outbox === 0 && left.unsent === 0;
     }, 100_000);

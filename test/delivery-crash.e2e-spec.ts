@@ -3,6 +3,7 @@ import { createConnection } from 'mysql2/promise';
 import { FakeSmsc } from './support/fake-smsc.js';
 import { freePort, runCli, startServer, type ServerProcess } from './support/processes.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+import { until } from './support/until.js';
 
 const SECRET = 'delivery-crash-secret-0123456789abcdef0123';
 const SENDS = 20;
@@ -10,17 +11,6 @@ const START_BALANCE = 1000;
 const COST = 2.5;
 
 const recipient = (n: number) => `+2250708${String(n).padStart(6, '0')}`;
-
-/** Polls `read` until `done` holds, or fails after `timeoutMs`. */
-async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms (last value: ${JSON.stringify(value)})`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /** Rows read from the server's database (SQLite file or MariaDB database), from outside the server. */
 async function query(env: Record<string, string>, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {

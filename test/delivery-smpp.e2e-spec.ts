@@ -4,21 +4,11 @@ import { SmppSmsProvider } from '../src/delivery/providers/smpp/smpp-sms.provide
 import { FakeSmsc, type ReceivedSubmit } from './support/fake-smsc.js';
 import { createTenant, smsBody, type Tenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { until } from './support/until.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const CODE_INVALID = { status: 400, message: 'erreur_de_validation', errors: ['code: code OTP invalide'] };
 const SMPP = { SMS_PROVIDER: 'smpp' };
-
-/** Polls `read` until `done` holds, or fails after `timeoutMs`. */
-async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms (last value: ${JSON.stringify(value)})`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function startSmppApp(smsc: FakeSmsc): Promise<TestApp> {
   const t = await startTestApp({ ...SMPP, SMPP_URL: smsc.url });

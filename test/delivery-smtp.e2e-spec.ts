@@ -4,20 +4,10 @@ import { SmtpEmailProvider } from '../src/delivery/providers/smtp-email.provider
 import { createTenant, emailBody, type Tenant } from './support/fixtures.js';
 import { freePort } from './support/processes.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { until } from './support/until.js';
 
 const EMAIL_FROM = 'otp@example.com';
 const CODE_INVALID = { status: 400, message: 'erreur_de_validation', errors: ['code: code OTP invalide'] };
-
-/** Polls `read` until `done` holds, or fails after `timeoutMs`. */
-async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms (last value: ${JSON.stringify(value)})`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** An SMTP relay on loopback that keeps the raw messages it accepts and answers chosen codes to the next ones. */
 class Relay {

@@ -19,6 +19,8 @@ export const deliveryConfig = registerAs('delivery', () => {
     emailFrom: env.EMAIL_FROM,
     /** A claimed outbox entry is offered again after this long if its claimer never settles it. */
     outboxLeaseSeconds: env.OUTBOX_LEASE_SECONDS,
+    /** /health/ready fails once the oldest message not yet handed over has waited longer. */
+    outboxMaxAgeSeconds: env.OUTBOX_MAX_AGE_SECONDS,
   };
 });
 

@@ -98,6 +98,10 @@ export class EnvironmentVariables {
 
   @IsInt()
   @Min(1)
+  OUTBOX_MAX_AGE_SECONDS = 300;
+
+  @IsInt()
+  @Min(1)
   @Max(100)
   OTP_MAX_ATTEMPTS = 5;
 

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { databaseConfig, type DatabaseConfig } from '../config/database.config.js';
 import { dataSourceOptions } from './data-source.options.js';
+import { DatabaseMetrics } from './database.metrics.js';
 import { Database } from './database.js';
 
 @Global()
@@ -12,7 +13,7 @@ import { Database } from './database.js';
       useFactory: (config: DatabaseConfig) => ({ ...dataSourceOptions(config), migrationsRun: true }),
     }),
   ],
-  providers: [Database],
+  providers: [Database, DatabaseMetrics],
   exports: [Database],
 })
 export class DatabaseModule {}

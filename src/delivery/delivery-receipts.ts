@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { Clock } from '../common/clock.js';
 import { Database } from '../database/database.js';
+import { Metrics } from '../metrics/metrics.js';
 import type { Sql } from '../database/sql.js';
 import { MessageOutRepository } from '../sms/message-out.repository.js';
 import type { DeliveryReceipt } from './delivery-receipt.js';
@@ -25,6 +26,7 @@ export class DeliveryReceipts {
     private readonly messages: MessageOutRepository,
     private readonly kept: ReceiptRepository,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Stores the receipt's effect; resolves once it is durable, so that the SMSC may then be acknowledged. */
@@ -35,7 +37,7 @@ export class DeliveryReceipts {
       await this.kept.keep(sql, receipt, at);
       return false;
     });
-    if (matched) return;
+    if (matched) return this.reached(receipt);
     this.logger.log({ provider: receipt.provider, providerId: receipt.providerId, status: receipt.providerStatus }, 'receipt for an unknown message id kept');
     // the message's provider id may have been committed while this receipt was being kept
     await this.applyKept(receipt.provider, [receipt.providerId]);
@@ -50,11 +52,16 @@ export class DeliveryReceipts {
     if (providerIds.length === 0) return;
     if (!(await this.database.run((sql) => this.kept.anyFor(sql, provider, providerIds)))) return;
     const at = this.clock.now();
-    await this.database.transaction(async (sql) => {
+    const applied = await this.database.transaction(async (sql) => {
+      const done: DeliveryReceipt[] = [];
       for (const receipt of await this.kept.lockFor(sql, provider, providerIds)) {
-        if (await this.apply(sql, receipt, at)) await this.kept.remove(sql, receipt.id);
+        if (!(await this.apply(sql, receipt, at))) continue;
+        await this.kept.remove(sql, receipt.id);
+        done.push(receipt);
       }
+      return done;
     });
+    for (const receipt of applied) this.reached(receipt);
   }
 
   @Interval(10 * 60_000)
@@ -63,6 +70,10 @@ export class DeliveryReceipts {
     const dropped = await this.database.run((sql) => this.kept.purgeBefore(sql, before));
     if (dropped > 0) this.logger.warn({ dropped }, 'receipts for unknown message ids ignored');
     return dropped;
+  }
+
+  private reached(receipt: DeliveryReceipt): void {
+    if (receipt.outcome) this.metrics.messageStatuses.inc({ kind: 'sms', status: receipt.outcome });
   }
 
   private apply(sql: Sql, receipt: DeliveryReceipt, at: Date): Promise<boolean> {

@@ -6,6 +6,7 @@ import { SmsModule } from '../sms/sms.module.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { DeliveryReceipts } from './delivery-receipts.js';
 import { DeliveryRecords } from './delivery-records.js';
+import { DeliveryMetrics } from './delivery.metrics.js';
 import { EMAIL_PROVIDER } from './email-provider.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 import { OutboxRepository } from './outbox.repository.js';
@@ -32,6 +33,7 @@ import { SMS_PROVIDER } from './sms-provider.js';
     SandboxSmsProvider,
     SandboxEmailProvider,
     DeliveryReceipts,
+    DeliveryMetrics,
     ReceiptRepository,
     {
       provide: SMS_PROVIDER,
@@ -48,7 +50,7 @@ import { SMS_PROVIDER } from './sms-provider.js';
         config.emailTransport === 'smtp' && config.smtpUrl ? new SmtpEmailProvider(config.smtpUrl, config.emailFrom) : log,
     },
   ],
-  exports: [DeliveryQueue, DeliveryRecords, OutboxDispatcher, SMS_PROVIDER],
+  exports: [DeliveryQueue, DeliveryRecords, OutboxDispatcher, OutboxRepository, SMS_PROVIDER],
 })
 export class DeliveryModule {
   constructor(records: DeliveryRecords, messages: MessageOutRepository) {

@@ -7,6 +7,7 @@ import { Clock } from '../common/clock.js';
 import { deliveryConfig, type DeliveryConfig } from '../config/delivery.config.js';
 import type { SecretBox } from '../common/crypto/secret-box.js';
 import { Database } from '../database/database.js';
+import { Metrics } from '../metrics/metrics.js';
 import { DeliveryReceipts } from './delivery-receipts.js';
 import { DeliveryRecords } from './delivery-records.js';
 import { PermanentDeliveryError, TransientDeliveryError } from './delivery-errors.js';
@@ -58,6 +59,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
     private readonly sandboxEmail: SandboxEmailProvider,
     @Inject(PAYLOAD_BOX) private readonly box: SecretBox,
     @Inject(deliveryConfig.KEY) private readonly config: DeliveryConfig,
+    private readonly metrics: Metrics,
   ) {
     smsProvider.onReady?.(() => void this.expedite('sms'));
   }
@@ -144,6 +146,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
     });
     const sentIds = new Map<string, string[]>();
     for (const outcome of outcomes) {
+      if (outcome.kind !== 'retry') this.metrics.messageStatuses.inc({ kind: outcome.entry.kind, status: outcome.kind });
       if (outcome.kind === 'sent' && outcome.receiptsExpected) {
         sentIds.set(outcome.provider, [...(sentIds.get(outcome.provider) ?? []), ...outcome.providerIds]);
       }

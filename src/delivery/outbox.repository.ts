@@ -116,10 +116,15 @@ export class OutboxRepository {
     return sql.run('UPDATE outbox SET available_at = ? WHERE kind = ? AND claimed_by IS NULL AND available_at > ?', [now, kind, now]);
   }
 
+  /** Entries not yet settled, and when the oldest was written. */
   async backlog(sql: Sql): Promise<{ count: number; oldest: Date | null }> {
-    const row = await sql.get<{ count: number | string; oldest: string | Date | null }>(
-      'SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM outbox',
-    );
-    return { count: Number(row?.count ?? 0), oldest: readTime(row?.oldest ?? null) };
+    const row = await sql.get<{ count: number | string }>('SELECT COUNT(*) AS count FROM outbox');
+    return { count: Number(row?.count ?? 0), oldest: await this.oldest(sql) };
+  }
+
+  /** When the oldest entry not yet settled was written; null when there is none. */
+  async oldest(sql: Sql): Promise<Date | null> {
+    const row = await sql.get<{ created_at: string | Date }>('SELECT created_at FROM outbox ORDER BY id LIMIT 1');
+    return row ? readTime(row.created_at) : null;
   }
 }

@@ -5,6 +5,7 @@ import { Public } from '../auth/public.decorator.js';
 import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { DeliveryHealth } from './delivery.health.js';
 
 @ApiTags('Health')
 @Public()
@@ -13,6 +14,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
+    private readonly delivery: DeliveryHealth,
   ) {}
 
   @Get('live')
@@ -21,7 +23,12 @@ export class HealthController {
   live(): void {}
 
   @Get('ready')
-  @ApiOperation({ summary: 'The service can serve: its database answers' })
+  @ApiOperation({
+    summary: 'The service can serve and deliver',
+    description:
+      'Its database answers; when SMS go over SMPP, it is bound to the SMSC; the oldest message not yet handed ' +
+      'over has waited no longer than `OUTBOX_MAX_AGE_SECONDS`.',
+  })
   @RespondWith(200, 'OK')
   @ApiFailure(503, 'service_indisponible', 'A dependency is down; `data` tells which')
   ready(): Promise<HealthCheckResult> {
@@ -38,7 +45,12 @@ export class HealthController {
 
   private async check(): Promise<HealthCheckResult> {
     try {
-      return await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
+      const smpp = this.delivery.smppBind();
+      return await this.health.check([
+        () => this.database.pingCheck('database', { timeout: 2000 }),
+        () => this.delivery.outboxAge(),
+        ...(smpp ? [smpp] : []),
+      ]);
     } catch (error) {
       if (error instanceof ServiceUnavailableException) {
         throw new ApiError({ status: 503, message: 'service_indisponible', data: statusesOnly(error.getResponse()) });

@@ -27,7 +27,10 @@ export class OtpController {
     summary: 'Send a one-time password by SMS or e-mail',
     description:
       'Refusals come in this order: 400 (validation), 429 (per-recipient send limit), 402 (balance). ' +
-      'A new code supersedes every earlier pending code for the same recipient.',
+      'A new code supersedes every earlier pending code for the same recipient.\n\n' +
+      'With a sandbox key (`mk_test_…`) nothing is billed or handed to a provider, and the SMS record shows ' +
+      '`provider: "sandbox"`. Sandbox SMS to `+2250700000001` become `delivered`, to `+2250700000002` `undelivered`, ' +
+      'to `+2250700000003` `failed`; any other recipient stays `sent`. Rate limits apply as with a live key.',
   })
   @RespondWith(200, 'succès', OtpSendResultDto)
   @ApiFailure(400, 'erreur_de_validation', 'One text per invalid field, `<field>: <problem>`', {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { waitFor } from '../support/until.js';
 
 const SECRET = 'outage-e2e-secret-0123456789abcdef012345';
 const MARIADB_LOCAL = resolve(process.cwd(), '../shared/scripts/mariadb-local.sh');
@@ -24,14 +25,6 @@ interface Sample extends Answer {
 
 const recipient = (n: number) => `+2250707${String(n).padStart(6, '0')}`;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-const until = async (condition: () => Promise<boolean> | boolean, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(200);
-  }
-};
-
 /** The server on a MariaDB of its own that is stopped and started again while traffic runs. */
 describe('a MariaDB outage under traffic', () => {
   let mariadbEnv: Record<string, string>;
@@ -115,16 +108,16 @@ describe('a MariaDB outage under traffic', () => {
     };
     const workers = Array.from({ length: WORKERS }, worker);
 
-    await until(() => accepted.length >= 10, 30_000);
+    await waitFor(() => accepted.length >= 10, 30_000);
     phase = 'outage';
     await mariadb('stop');
     const answeredBeforeStop = samples.length;
-    await until(() => samples.length >= answeredBeforeStop + 20, 30_000);
+    await waitFor(() => samples.length >= answeredBeforeStop + 20, 30_000);
     await mariadb('start');
-    await until(async () => (await call('GET', '/health/ready')).status === 200, 60_000);
+    await waitFor(async () => (await call('GET', '/health/ready')).status === 200, 60_000);
     phase = 'after';
     const acceptedBeforeRecovery = accepted.length;
-    await until(() => accepted.length >= acceptedBeforeRecovery + 5, 30_000);
+    await waitFor(() => accepted.length >= acceptedBeforeRecovery + 5, 30_000);
     traffic = false;
     await Promise.all(workers);
 

@@ -1,6 +1,7 @@
 import { createConnection, type Connection, type RowDataPacket } from 'mysql2/promise';
 import { freePort, runCli, startServer, type ServerProcess } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/until.js';
 
 const SECRET = 'two-instances-e2e-secret-0123456789abcde';
 const COST = 2.5;
@@ -21,14 +22,6 @@ const recipient = (n: number) => `+2250707${String(n).padStart(6, '0')}`;
 const wrongCode = (code: string) => code.replace(/\d/g, (digit) => String((Number(digit) + 1) % 10));
 const countBy = (answers: Answer[]) =>
   answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
-const until = async (condition: () => Promise<boolean>, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-};
-
 /** Two server processes on one MariaDB database: the guarantees hold across instances, requests alternating between them. */
 describe('two instances on one MariaDB', () => {
   let database: TestDatabase;
@@ -174,8 +167,8 @@ describe('two instances on one MariaDB', () => {
 
     const handOvers = (id: string) =>
       servers.map((server) => server.stdout().split(`"messageId":"${id}"`).length - 1).reduce((a, b) => a + b, 0);
-    await until(async () => (await count('SELECT COUNT(*) AS count FROM outbox')) === 0, 60_000);
-    await until(async () => ids.every((id) => handOvers(id) > 0), 10_000);
+    await waitFor(async () => (await count('SELECT COUNT(*) AS count FROM outbox')) === 0, 60_000);
+    await waitFor(async () => ids.every((id) => handOvers(id) > 0), 10_000);
 
     expect(ids.filter((id) => handOvers(id) !== 1)).toEqual([]);
     const [rows] = await db.query<RowDataPacket[]>('SELECT uniq_id, status, provider, provider_id FROM message_out WHERE account_id = ?', [

@@ -22,6 +22,6 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       );
     }
     if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', String(answer.retryAfterSeconds));
-    void reply.status(answer.envelope.status).send(answer.envelope);
+    void reply.status(answer.envelope.status).type('application/json; charset=utf-8').send(answer.envelope);
   }
 }

@@ -1,0 +1,34 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { databaseConfig, type DatabaseConfig } from '../config/database.config.js';
+import { Metrics } from '../metrics/metrics.js';
+
+/** mysql2's pool keeps its connections in these (undocumented, long-stable) lists. */
+interface Mysql2Pool {
+  _allConnections?: { length: number };
+  _freeConnections?: { length: number };
+  _connectionQueue?: { length: number };
+}
+
+/** The MySQL connection pool on /metrics: its size, connections in use, and units waiting for one. */
+@Injectable()
+export class DatabaseMetrics implements OnModuleInit {
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly dataSource: DataSource,
+    @Inject(databaseConfig.KEY) private readonly config: DatabaseConfig,
+  ) {}
+
+  onModuleInit(): void {
+    if (this.dataSource.options.type !== 'mysql') return;
+    const pool = () => (this.dataSource.driver as unknown as { pool?: Mysql2Pool }).pool ?? {};
+    this.metrics.gauge('db_pool_size', 'Connections the pool may open', (set) => set(this.config.poolSize));
+    this.metrics.gauge('db_pool_connections', 'Open pooled connections, by state', (set) => {
+      const { _allConnections: all, _freeConnections: free } = pool();
+      if (!all || !free) return;
+      set(all.length - free.length, { state: 'in_use' });
+      set(free.length, { state: 'idle' });
+    }, ['state']);
+    this.metrics.gauge('db_pool_waiting', 'Units of work waiting for a connection', (set) => set(pool()._connectionQueue?.length ?? 0));
+  }
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Metrics } from './metrics.js';
+
+/** What an answer of each OTP route means, by status. */
+const SEND_OUTCOMES: Record<number, string> = {
+  200: 'accepted',
+  400: 'invalid',
+  402: 'insufficient_balance',
+  409: 'in_flight',
+  422: 'idempotency_mismatch',
+  429: 'rate_limited',
+};
+const VERIFY_OUTCOMES: Record<number, string> = { 200: 'verified', 400: 'rejected', 410: 'expired', 429: 'locked' };
+const CHANNELS = new Set(['SMS', 'EMAIL']);
+
+/** Observes every answer: latency by route and status, and OTP outcomes. */
+export function recordRequestMetrics(fastify: FastifyInstance, metrics: Metrics): void {
+  fastify.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const status = reply.statusCode;
+    metrics.requestDuration.observe({ method: request.method, route, status }, reply.elapsedTime / 1000);
+    if (route === '/v1/otp/send') {
+      metrics.otpSends.inc({ channel: channelOf(request), outcome: outcome(SEND_OUTCOMES, status) });
+    } else if (route === '/v1/otp/verify') {
+      metrics.otpVerifications.inc({ outcome: outcome(VERIFY_OUTCOMES, status) });
+    }
+  });
+}
+
+function outcome(outcomes: Record<number, string>, status: number): string {
+  if (status === 401) return 'unauthorized';
+  return outcomes[status] ?? (status >= 500 ? 'error' : 'other');
+}
+
+function channelOf(request: FastifyRequest): string {
+  const channel = (request.body as { channel?: unknown } | null | undefined)?.channel;
+  return typeof channel === 'string' && CHANNELS.has(channel) ? channel : 'invalid';
+}
