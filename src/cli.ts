@@ -11,7 +11,9 @@ await CommandFactory.run(CliModule, {
     writeErr: (text) => printError(text.replace(/^error: /, '').trim()),
   },
   errorHandler: (error) => {
-    const exitCode = (error as { exitCode?: number }).exitCode ?? 1;
+    const { exitCode, code } = error as { exitCode?: number; code?: string };
+    // commander has already written its own errors through writeErr
+    if (!code?.startsWith('commander.')) printError(error.message);
     process.exit(exitCode === 0 ? 0 : 1);
   },
   serviceErrorHandler: (error) => printError(error.message),

@@ -54,6 +54,25 @@ describe('first run', () => {
     expect(again.status).toBe(200);
   });
 
+  it('logs readable lines, not JSON, in development, with the phone number masked', async () => {
+    const port = await freePort();
+    server = await startServer(embedded(port, { LOG_LEVEL: 'info' }));
+    const key = /mk_live_[A-Za-z0-9_-]{43}/.exec(server.stdout())![0];
+    await fetch(`http://127.0.0.1:${port}/v1/otp/send`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ channel: 'SMS', to: '+2250707071234', message: 'Code ##OTP##' }),
+    });
+    const logged = () => server!.stdout().split('\n').filter((line) => line.includes('request completed'));
+    for (let waited = 0; logged().length === 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const line = logged()[0];
+    expect(() => JSON.parse(line)).toThrow();
+    expect(line).toContain('/v1/otp/send');
+    expect(server.stdout()).toContain('1234');
+    expect(server.stdout()).not.toContain('+2250707071234');
+  });
+
   it('refuses to start in production without secrets, naming them', async () => {
     server = await startServer(embedded(await freePort(), { NODE_ENV: 'production' }));
     expect(await server.exited).toBe(1);

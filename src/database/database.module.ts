@@ -2,7 +2,6 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { databaseConfig, type DatabaseConfig } from '../config/database.config.js';
 import { dataSourceOptions } from './data-source.options.js';
-import { DatabaseMetrics } from './database.metrics.js';
 import { Database } from './database.js';
 
 @Global()
@@ -13,7 +12,7 @@ import { Database } from './database.js';
       useFactory: (config: DatabaseConfig) => ({ ...dataSourceOptions(config), migrationsRun: true }),
     }),
   ],
-  providers: [Database, DatabaseMetrics],
+  providers: [Database],
   exports: [Database],
 })
 export class DatabaseModule {}
