@@ -42,6 +42,8 @@ function secureByDefault(document: OpenAPIObject): OpenAPIObject {
     for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
       const operation = pathItem[method] as (OperationObject & { 'x-public'?: boolean }) | undefined;
       if (!operation) continue;
+      // the plugin documents 201 for each @Post without a literal @HttpCode; @RespondWith sets the real one
+      if (operation.responses[200]) delete operation.responses[201];
       if (operation['x-public']) {
         delete operation['x-public'];
         operation.security = [];
