@@ -111,18 +111,15 @@ async function benchDatabase(db) {
     return harvestFrom(wanted);
   };
   const recipientPairs = async (amount) => {
-    // the send answer has no recipient: send to known recipients instead
-    const recipients = Array.from({ length: amount }, nextRecipient);
-    let next = 0;
+    // the send answer has no recipient: each connection notes the one it sent to
     const request = {
       ...sendRequest,
-      setupRequest: (req) => ({
-        ...req,
-        body: JSON.stringify({ channel: 'SMS', to: recipients[next++], message: 'Votre code est ##OTP##.' }),
-      }),
+      setupRequest: (req, context) => {
+        context.to = nextRecipient();
+        return { ...req, body: JSON.stringify({ channel: 'SMS', to: context.to, message: 'Votre code est ##OTP##.' }) };
+      },
     };
-    let index = 0;
-    return harvest(server.url, request, amount, (data) => ({ to: recipients[index++], code: data.code, uniq_id: data.uniq_id }));
+    return harvest(server.url, request, amount, (data, context) => ({ to: context.to, code: data.code, uniq_id: data.uniq_id }));
   };
   const baselinePairs = async (amount) =>
     harvest(reference.url, baseline.send(baselineToken), amount, (data) => ({ uniq_id: data.uniq_id, code: data.code }));

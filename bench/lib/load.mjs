@@ -16,14 +16,18 @@ export async function measure(url, requests, { connections, duration }) {
   };
 }
 
-/** Sends `amount` requests as fast as 50 connections allow and collects what `collect` keeps of each 200 body. */
+/**
+ * Sends `amount` requests as fast as 50 connections allow and collects what `collect` keeps of each 200 body.
+ * `collect` also gets the connection's context, where `setupRequest` may note what it sent (a connection
+ * has one request in flight at a time).
+ */
 export async function harvest(url, request, amount, collect) {
   const kept = [];
   await autocannon({
     url,
     connections: 50,
     amount,
-    requests: [{ ...request, onResponse: (status, body) => status === 200 && kept.push(collect(JSON.parse(body).data)) }],
+    requests: [{ ...request, onResponse: (status, body, context) => status === 200 && kept.push(collect(JSON.parse(body).data, context)) }],
   });
   return kept;
 }
