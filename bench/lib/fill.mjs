@@ -28,14 +28,14 @@ function columns(row, accountId, sqlite) {
   const expires = new Date(row.created.getTime() + 300_000);
   return {
     otp: [row.id, accountId, row.to, 'SMS', randomBytes(32).toString('hex'), 'verified', 0, time(expires, sqlite), 'fr', row.lot, accountId, 0, time(row.created, sqlite)],
-    message: [row.id, accountId, row.lot, row.to, 'Votre code est ******', 1, 'GSM7', 250, time(row.created, sqlite), 'delivered', 'api', 0, accountId, 0, 0, time(row.created, sqlite)],
+    message: [row.id, accountId, 'otp', row.lot, row.to, 'Votre code est ******', 1, 'GSM7', 250, time(row.created, sqlite), 'delivered', 'api', 0, accountId, 0, 0, time(row.created, sqlite)],
     recipient: [accountId, row.to, row.id, time(row.created, sqlite)],
   };
 }
 
 const OTP = 'INSERT INTO otp (uniq_id, account_id, recipient, channel, code_hash, status, attempts, expires_at, language, lot, created_by, is_test, created_at)';
 const MESSAGE =
-  'INSERT INTO message_out (uniq_id, account_id, lot, recipient, message, page, message_encoding, amount, send_at, status, source, dlr_number_retry, created_by, retrieve, is_test, created_at)';
+  'INSERT INTO message_out (uniq_id, account_id, type, lot, recipient, message, page, message_encoding, amount, send_at, status, source, dlr_number_retry, created_by, retrieve, is_test, created_at)';
 const RECIPIENT = 'INSERT INTO otp_recipient (account_id, recipient, latest_otp_id, created_at)';
 const placeholders = (n) => `(${Array(n).fill('?').join(', ')})`;
 
@@ -44,7 +44,7 @@ async function sqliteWriter(env) {
   const db = new Database(env.DB_PATH);
   db.pragma('busy_timeout = 10000');
   const otp = db.prepare(`${OTP} VALUES ${placeholders(13)}`);
-  const message = db.prepare(`${MESSAGE} VALUES ${placeholders(16)}`);
+  const message = db.prepare(`${MESSAGE} VALUES ${placeholders(17)}`);
   const recipient = db.prepare(`${RECIPIENT} VALUES ${placeholders(4)}`);
   const insert = db.transaction((rows, accountId) => {
     for (const row of rows) {
@@ -74,7 +74,7 @@ async function mysqlWriter(env) {
       const values = rows.map((row) => columns(row, accountId, false));
       await connection.beginTransaction();
       await many(OTP, 13, values.map((v) => v.otp));
-      await many(MESSAGE, 16, values.map((v) => v.message));
+      await many(MESSAGE, 17, values.map((v) => v.message));
       await many(RECIPIENT, 4, values.map((v) => v.recipient));
       await connection.commit();
     },
