@@ -27,6 +27,7 @@ export async function harvest(url, request, amount, collect) {
     url,
     connections: 50,
     amount,
+    initialContext: {},
     requests: [{ ...request, onResponse: (status, body, context) => status === 200 && kept.push(collect(JSON.parse(body).data, context)) }],
   });
   return kept;
