@@ -26,5 +26,7 @@ export default {
     { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/*.e2e-spec.ts'] },
     // several instances on one MariaDB, and MariaDB outages: run by test:e2e:mysql only
     { ...common, displayName: 'e2e-mysql', rootDir: '.', testMatch: ['<rootDir>/test/mysql/*.e2e-spec.ts'] },
+    // Swagger UI in headless Chromium: run by test:browser
+    { ...common, displayName: 'browser', rootDir: '.', testMatch: ['<rootDir>/test/browser/*.e2e-spec.ts'] },
   ],
 };
