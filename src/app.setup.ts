@@ -21,6 +21,5 @@ export async function configureApp(app: NestFastifyApplication): Promise<void> {
     reply.header('x-request-id', request.id);
   });
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/live', 'health/ready', 'metrics'] });
-  app.enableShutdownHooks();
   setupSwagger(app);
 }

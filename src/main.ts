@@ -30,6 +30,38 @@ async function bootstrap(): Promise<void> {
     );
   }
   process.stdout.write(`Serving on ${url} (Swagger UI: ${url}/docs)\n`);
+  closeGracefullyOn(app, ['SIGTERM', 'SIGINT']);
+}
+
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/**
+ * Closes the HTTP server first, so that the requests in flight finish while
+ * everything they use is still there, then runs Nest's shutdown: the
+ * dispatcher settles what it claimed and the rate counts are flushed, the SMSC
+ * bind and the SMTP pool close, then the database. The process then exits 0
+ * by itself, having nothing left to do. Past the deadline, or on a second
+ * signal, it exits 1 at once.
+ */
+function closeGracefullyOn(app: NestFastifyApplication, signals: NodeJS.Signals[]): void {
+  const logger = applicationLogger();
+  let closing = false;
+  const exitNow = (message: string, error?: unknown) => {
+    logger.error({ err: error }, message);
+    process.exit(1);
+  };
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return exitNow(`${signal} received again while shutting down; exiting now`);
+    closing = true;
+    setTimeout(() => exitNow(`shutdown not finished within ${SHUTDOWN_DEADLINE_MS} ms; exiting now`), SHUTDOWN_DEADLINE_MS).unref();
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .close()
+      .then(() => app.close())
+      .catch((error: unknown) => exitNow('shutdown failed', error));
+  };
+  for (const signal of signals) process.on(signal, shutdown);
 }
 
 bootstrap().catch((error: unknown) => {

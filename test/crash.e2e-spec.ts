@@ -1,6 +1,5 @@
-import Sqlite from 'better-sqlite3';
-import { createConnection } from 'mysql2/promise';
 import { freePort, runCli, startServer, type ServerProcess } from './support/processes.js';
+import { queryServerDatabase } from './support/server-database.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { waitFor } from './support/until.js';
 
@@ -16,30 +15,8 @@ interface Accepted {
 }
 
 const recipient = (n: number) => `+2250707${String(n).padStart(6, '0')}`;
-/** One row of a read on the server's database (SQLite file or MariaDB database), from outside the server. */
-async function queryOne(env: Record<string, string>, sql: string, params: unknown[]): Promise<Record<string, unknown>> {
-  if (env.DB_TYPE === 'mysql') {
-    const connection = await createConnection({
-      host: process.env.DB_HOST ?? '127.0.0.1',
-      port: Number(process.env.DB_PORT ?? 3306),
-      user: process.env.DB_USER,
-      password: process.env.DB_PASSWORD,
-      database: env.DB_NAME,
-    });
-    try {
-      const [rows] = await connection.query(sql, params);
-      return (rows as Record<string, unknown>[])[0];
-    } finally {
-      await connection.end();
-    }
-  }
-  const db = new Sqlite(env.DB_PATH, { fileMustExist: true, timeout: 5000 });
-  try {
-    return db.prepare(sql).get(...params) as Record<string, unknown>;
-  } finally {
-    db.close();
-  }
-}
+/** One row of a read on the server's database, from outside the server. */
+const queryOne = async (env: Record<string, string>, sql: string, params: unknown[]) => (await queryServerDatabase(env, sql, params))[0];
 
 /** `kill -9` of the server in the middle of a burst of sends, then a restart on the same database. */
 describe('a server killed with SIGKILL during sends', () => {

@@ -1,7 +1,6 @@
-import Sqlite from 'better-sqlite3';
-import { createConnection } from 'mysql2/promise';
 import { FakeSmsc } from './support/fake-smsc.js';
 import { freePort, runCli, startServer, type ServerProcess } from './support/processes.js';
+import { queryServerDatabase as query } from './support/server-database.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { until } from './support/until.js';
 
@@ -11,31 +10,6 @@ const START_BALANCE = 1000;
 const COST = 2.5;
 
 const recipient = (n: number) => `+2250708${String(n).padStart(6, '0')}`;
-
-/** Rows read from the server's database (SQLite file or MariaDB database), from outside the server. */
-async function query(env: Record<string, string>, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
-  if (env.DB_TYPE === 'mysql') {
-    const connection = await createConnection({
-      host: process.env.DB_HOST ?? '127.0.0.1',
-      port: Number(process.env.DB_PORT ?? 3306),
-      user: process.env.DB_USER,
-      password: process.env.DB_PASSWORD,
-      database: env.DB_NAME,
-    });
-    try {
-      const [rows] = await connection.query(sql, params);
-      return rows as Record<string, unknown>[];
-    } finally {
-      await connection.end();
-    }
-  }
-  const db = new Sqlite(env.DB_PATH, { fileMustExist: true, timeout: 5000 });
-  try {
-    return db.prepare(sql).all(...params) as Record<string, unknown>[];
-  } finally {
-    db.close();
-  }
-}
 
 /** SMS sends accepted while the SMSC is down, a `kill -9` of the server, then the SMSC and the server back. */
 describe('SMPP delivery across a server killed with SIGKILL', () => {

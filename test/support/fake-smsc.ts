@@ -27,6 +27,9 @@ export type SubmitAnswer = number;
 export class FakeSmsc {
   readonly submits: ReceivedSubmit[] = [];
   binds = 0;
+  unbinds = 0;
+  /** How long the SMSC takes to answer each accepted submit. */
+  submitDelayMs = 0;
   private readonly answers: SubmitAnswer[] = [];
   private server: smpp.Server | undefined;
   private nextId = 1000;
@@ -94,6 +97,7 @@ export class FakeSmsc {
     });
     session.on('enquire_link', (pdu: smpp.PDU) => session.send(pdu.response()));
     session.on('unbind', (pdu: smpp.PDU) => {
+      this.unbinds++;
       session.send(pdu.response());
       session.close();
     });
@@ -117,7 +121,9 @@ export class FakeSmsc {
         udh: message.udh ?? [],
         validityPeriod: pdu.validity_period,
       });
-      session.send(pdu.response({ message_id: messageId }));
+      const respond = () => session.send(pdu.response({ message_id: messageId }));
+      if (this.submitDelayMs > 0) setTimeout(respond, this.submitDelayMs);
+      else respond();
     });
     session.on('error', () => undefined);
   }

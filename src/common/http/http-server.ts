@@ -52,7 +52,7 @@ export function addSecurityHeaders(fastify: FastifyInstance): void {
  * route) and a request Node cannot parse (400, 408, or 431 for oversized headers).
  */
 export function createFastifyAdapter(logger: Logger): FastifyAdapter {
-  return new FastifyAdapter({
+  const adapter = new FastifyAdapter({
     loggerInstance: logger,
     // one summary line per request is written by the request-log hook instead
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
@@ -60,7 +60,8 @@ export function createFastifyAdapter(logger: Logger): FastifyAdapter {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    return503OnClosing: true,
+    // while closing, requests already on an open connection are still served (with `Connection: close`)
+    return503OnClosing: false,
     // any id that fits in a request line reaches its route and gets that route's 404
     routerOptions: { maxParamLength: 16_384 },
     frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
@@ -71,6 +72,26 @@ export function createFastifyAdapter(logger: Logger): FastifyAdapter {
         .send({ status: 404, message: 'Non trouvé' } satisfies Envelope);
     },
     clientErrorHandler: answerUnparsableRequest,
+  });
+  closeConnectionsWhenClosing(adapter.getInstance());
+  return adapter;
+}
+
+/**
+ * Once the server is closing, every answer closes its connection. Node closes
+ * the keep-alive connections that are idle when it stops listening; one whose
+ * request was still running would otherwise stay open until the client drops
+ * it, holding up the shutdown.
+ */
+function closeConnectionsWhenClosing(fastify: FastifyInstance): void {
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 }
 

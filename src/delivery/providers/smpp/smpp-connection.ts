@@ -91,11 +91,13 @@ export class SmppConnection extends EventEmitter {
 
   /** Unbinds politely (answered or not within a second) and stops reconnecting. */
   async stop(): Promise<void> {
-    const wasBound = this.bindState === 'bound';
+    const previous = this.bindState;
     this.bindState = 'stopped';
     clearTimeout(this.reconnectTimer);
     const session = this.session;
-    if (!session) return;
+    // down: that session is closed already, and would never report closing again
+    if (!session || previous === 'down') return;
+    const wasBound = previous === 'bound';
     if (wasBound) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 1000);

@@ -1,0 +1,27 @@
+import Sqlite from 'better-sqlite3';
+import { createConnection } from 'mysql2/promise';
+
+/** Rows read from a spawned server's database (SQLite file or MariaDB database), from outside the server. */
+export async function queryServerDatabase(env: Record<string, string>, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
+  if (env.DB_TYPE === 'mysql') {
+    const connection = await createConnection({
+      host: process.env.DB_HOST ?? '127.0.0.1',
+      port: Number(process.env.DB_PORT ?? 3306),
+      user: process.env.DB_USER,
+      password: process.env.DB_PASSWORD,
+      database: env.DB_NAME,
+    });
+    try {
+      const [rows] = await connection.query(sql, params);
+      return rows as Record<string, unknown>[];
+    } finally {
+      await connection.end();
+    }
+  }
+  const db = new Sqlite(env.DB_PATH, { fileMustExist: true, timeout: 5000 });
+  try {
+    return db.prepare(sql).all(...params) as Record<string, unknown>[];
+  } finally {
+    db.close();
+  }
+}
