@@ -48,32 +48,9 @@ export const ours = {
     }),
   }),
   /** Each request verifies the right code of its own OTP. */
-  verify: (auth, pairs) => {
-    let next = 0;
-    return {
-      method: 'POST',
-      path: '/v1/otp/verify',
-      headers: { ...JSON_HEADERS, authorization: auth },
-      setupRequest: (request) => {
-        const pair = pairs[next++ % pairs.length];
-        return { ...request, body: JSON.stringify({ to: pair.to, code: pair.code }) };
-      },
-    };
-  },
+  verify: (auth, pairs) => verifying(auth, pairs, (pair) => pair.code),
   /** Wrong codes, at most 4 per OTP so that none gets locked. */
-  verifyWrong: (auth, pairs) => {
-    let next = 0;
-    return {
-      method: 'POST',
-      path: '/v1/otp/verify',
-      headers: { ...JSON_HEADERS, authorization: auth },
-      setupRequest: (request) => {
-        const pair = pairs[next++ % pairs.length];
-        const wrong = pair.code === '000000' ? '111111' : '000000';
-        return { ...request, body: JSON.stringify({ to: pair.to, code: wrong }) };
-      },
-    };
-  },
+  verifyWrong: (auth, pairs) => verifying(auth, pairs, (pair) => (pair.code === '000000' ? '111111' : '000000')),
   smsOut: (auth, ids) => {
     let next = 0;
     return {
@@ -85,6 +62,20 @@ export const ours = {
   },
   account: (auth) => ({ method: 'GET', path: '/v1/account', headers: { authorization: auth } }),
 };
+
+/** Verifications of `pairs` in turn, with the code `codeOf` picks for each. */
+function verifying(auth, pairs, codeOf) {
+  let next = 0;
+  return {
+    method: 'POST',
+    path: '/v1/otp/verify',
+    headers: { ...JSON_HEADERS, authorization: auth },
+    setupRequest: (request) => {
+      const pair = pairs[next++ % pairs.length];
+      return { ...request, body: JSON.stringify({ to: pair.to, code: codeOf(pair) }) };
+    },
+  };
+}
 
 export const baseline = {
   body: JSON.stringify({ to: '+15551234567', message: 'Your code is ##OTP##. It expires in 5 minutes.', otp_length: 6 }),
