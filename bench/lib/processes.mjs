@@ -9,9 +9,18 @@ export const SHARED = resolve(ROOT, '..', 'shared');
 const MARIADB_SCRIPT = join(SHARED, 'scripts', 'mariadb-local.sh');
 const BASELINE_DIR = join(SHARED, 'bench', 'baseline');
 
-/** Starts a node server and resolves once it answers on `healthPath`. */
+const running = new Set();
+// a benchmark that fails half-way leaves no server behind to answer the next one
+process.on('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+
+const answers = (url) => fetch(url).then((response) => response.ok, () => false);
+
+/** Starts a node server and resolves once it answers on `healthPath`; refuses a port something else answers on. */
 export async function startNode(name, args, { env, cwd = ROOT, port, healthPath }) {
+  if (await answers(`http://127.0.0.1:${port}${healthPath}`)) throw new Error(`${name}: port ${port} is already taken by another server`);
   const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.on('close', () => running.delete(child));
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
