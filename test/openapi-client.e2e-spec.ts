@@ -1,34 +1,81 @@
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { OpenAPIObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { createTenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
-const CLIENT = join(process.cwd(), 'test', 'client', 'otp-client.ts');
+const CLIENT = join(process.cwd(), 'test', 'client', 'client.ts');
 
+type Envelope = { status: number; message: string; errors?: string[]; data?: Record<string, unknown> };
+type Api = object;
+
+/** What the test uses of test/client/client.ts, whose own types exist only once api-types.ts is generated. */
 interface ClientModule {
-  OtpClient: new (baseUrl: string, token: string) => unknown;
-  runFlow(client: unknown, to: string, groupId: string): Promise<Record<string, Record<string, unknown>> & { sent: { uniq_id: string } }>;
+  ApiClient: new (baseUrl: string, token: string) => Api;
+  sendAndVerify(api: Api, to: string): Promise<{ sent: Envelope & { data: { uniq_id: string } }; wrongCode: Envelope; verified: Envelope }>;
+  verifyTooLate(api: Api, to: string, elapse: () => void): Promise<Envelope>;
+  sendWithoutFunds(api: Api, to: string): Promise<Envelope>;
+  readSms(api: Api, id: string): Promise<Envelope>;
+  readMissingSms(api: Api, id: string): Promise<Envelope>;
+  readThenDeleteGroup(api: Api, id: string): Promise<Record<string, Envelope>>;
+  readAccount(api: Api): Promise<Envelope>;
 }
 
 /**
- * Validates the document with @apidevtools/swagger-parser, in a process of its own: it loads an ES module
- * through require(), which Node does and Jest's module system does not.
+ * `SwaggerParser.validate` on a copy of `doc` (a worker's data is a structured clone), in a worker thread: the parser loads an ES module through
+ * require(), which Node does and Jest's module system does not. Resolves to the error message, '' when valid.
  */
-function validationErrors(file: string): string {
-  const script = "require('@apidevtools/swagger-parser').validate(process.argv[1]).catch((e) => { console.error(e.message); process.exit(1); })";
-  const result = spawnSync(process.execPath, ['-e', script, file], { encoding: 'utf8' });
-  return result.status === 0 ? '' : result.stderr || `validator exited with ${result.status}`;
+function validationError(doc: object): Promise<string> {
+  const script = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    require('@apidevtools/swagger-parser').validate(workerData).then(() => parentPort.postMessage(''), (error) => parentPort.postMessage(error.message));`;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, { eval: true, workerData: doc });
+    worker.once('message', (message: string) => void worker.terminate().then(() => resolve(message)));
+    worker.once('error', reject);
+  });
 }
 
-/** Type errors of `files`, compiled strictly as the client team would. */
+/** `node`, or what its local `$ref` points to. */
+function resolved<T extends object>(doc: OpenAPIObject, node: T | ReferenceObject | undefined): T | undefined {
+  if (!node || !('$ref' in node)) return node;
+  const target = node.$ref.replace(/^#\//, '').split('/').reduce<unknown>((at, key) => (at as Record<string, unknown>)?.[key], doc);
+  return resolved(doc, target as T | ReferenceObject | undefined);
+}
+
+/**
+ * `METHOD path status` of each 4xx/5xx answer of each operation whose JSON body carries no example
+ * of its envelope: with that status, a message and every property the schema requires.
+ */
+function errorAnswersWithoutExample(doc: OpenAPIObject): string[] {
+  const missing: string[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      for (const [status, answer] of Object.entries(item[method]?.responses ?? {})) {
+        if (!/^[45]/.test(status)) continue;
+        const media = resolved<ResponseObject>(doc, answer)?.content?.['application/json'];
+        const schema = resolved<SchemaObject>(doc, media?.schema);
+        const examples = [media?.example, ...Object.values(media?.examples ?? {}).map((e) => resolved(doc, e)?.value), schema?.example];
+        const complete = (example: Record<string, unknown>) =>
+          example.status === Number(status) && typeof example.message === 'string' && (schema?.required ?? []).every((key) => key in example);
+        if (!examples.some((example) => example && complete(example))) missing.push(`${method.toUpperCase()} ${path} ${status}`);
+      }
+    }
+  }
+  return missing;
+}
+
+/** Type errors of `files`, compiled as strictly as a client team would. */
 function typeErrors(files: string[]): string[] {
   const program = ts.createProgram(files, {
     strict: true,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
     noEmit: true,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -40,10 +87,10 @@ function typeErrors(files: string[]): string[] {
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
 }
 
-/** The OpenAPI document is valid, and a client typed only by what it generates compiles and works. */
+/** The OpenAPI document is valid and complete, and a client typed only by what it generates compiles and works. */
 describe('a client generated from the OpenAPI document', () => {
   let t: TestApp;
-  let doc: Record<string, unknown>;
+  let doc: OpenAPIObject;
   let dir: string;
 
   beforeAll(async () => {
@@ -52,60 +99,152 @@ describe('a client generated from the OpenAPI document', () => {
     dir = mkdtempSync(join(tmpdir(), 'openapi-client-'));
     // a property with a default may be left out of a request
     writeFileSync(join(dir, 'api-types.ts'), astToString(await openapiTS(structuredClone(doc) as never, { defaultNonNullable: false })));
-    copyFileSync(CLIENT, join(dir, 'otp-client.ts'));
+    copyFileSync(CLIENT, join(dir, 'client.ts'));
   });
   afterAll(async () => {
     await t.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('passes an OpenAPI validator, which refuses a broken document', () => {
-    const file = join(dir, 'openapi.json');
-    writeFileSync(file, JSON.stringify(doc));
-    expect(validationErrors(file)).toBe('');
+  it('passes the OpenAPI validator, which refuses a broken document', async () => {
+    expect(await validationError(doc)).toBe('');
+    expect(await validationError({ ...doc, info: {} })).toContain("must have required property 'title'");
+  });
 
-    writeFileSync(file, JSON.stringify({ ...doc, info: {} }));
-    expect(validationErrors(file)).toContain("must have required property 'title'");
+  it('gives every error answer of every operation an example of its envelope', () => {
+    expect(errorAnswersWithoutExample(doc)).toEqual([]);
+
+    const broken = structuredClone(doc);
+    const notFound = broken.paths['/v1/group/{id}']!.get!.responses[404] as ResponseObject;
+    delete (notFound.content!['application/json']!.schema as SchemaObject).example;
+    expect(errorAnswersWithoutExample(broken)).toEqual(['GET /v1/group/{id} 404']);
   });
 
   it('gives types under which the client compiles without error', () => {
-    expect(typeErrors([join(dir, 'otp-client.ts')])).toEqual([]);
+    expect(typeErrors([join(dir, 'client.ts')])).toEqual([]);
   });
 
-  it('gives types that refuse a field the interface does not have', () => {
+  it('gives types that refuse a field or a value the interface does not have', () => {
     const wrong = join(dir, 'wrong.ts');
     writeFileSync(
       wrong,
       [
-        "import type { components } from './api-types.js';",
-        "export const read = (sms: components['schemas']['MessageOutDto']) => sms.recipient_name;",
+        "import type { components, paths } from './api-types.js';",
+        "type Account = paths['/v1/account']['get']['responses'][200]['content']['application/json']['data'];",
+        'export const balance = (account: Account) => account.solde;',
+        "export const recipient = (sms: components['schemas']['MessageOutDto']) => sms.recipient_name;",
         "export const send: components['schemas']['SendOtpDto'] = { channel: 'FAX', to: '+2250707070707', message: '##OTP##' };",
       ].join('\n'),
     );
-    const errors = typeErrors([wrong]);
-    expect(errors).toEqual([
+
+    expect(typeErrors([wrong])).toEqual([
+      expect.stringContaining("Property 'solde' does not exist"),
       expect.stringContaining("Property 'recipient_name' does not exist"),
       expect.stringContaining('"FAX"'),
     ]);
   });
 
-  it('runs the whole flow against the service', async () => {
-    const tenant = await createTenant(t);
-    const { id: groupId } = await t.admin.createGroup(tenant.accountId, 'Clients', 'Early adopters');
-    await t.app.listen(0, '127.0.0.1');
-    const { port } = t.app.getHttpServer().address() as AddressInfo;
+  describe('run against the service', () => {
+    const to = '+2250707070707';
+    let client: ClientModule;
+    let baseUrl: string;
 
-    // imported by path: the project's own type-check leaves the client out, as its types exist only here
-    const client = (await import(CLIENT)) as ClientModule;
-    const flow = await client.runFlow(new client.OtpClient(`http://127.0.0.1:${port}`, tenant.apiKey), '+2250707070707', groupId);
+    beforeAll(async () => {
+      await t.app.listen(0, '127.0.0.1');
+      baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+      // imported by path: the project's type-check leaves the client out, as its types exist only here
+      client = (await import(CLIENT)) as ClientModule;
+    });
 
-    expect(flow.sent).toEqual({ uniq_id: expect.any(String), code: expect.stringMatching(/^\d{6}$/), expires_at: expect.any(Number) });
-    expect(flow.wrong).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['code: code OTP invalide'] });
-    expect(flow.verification).toEqual([flow.sent.uniq_id, '+2250707070707', 'sms', expect.any(String), expect.any(String), null]);
-    expect(flow.sms).toMatchObject({ ids: [tenant.accountId, flow.sent.uniq_id, null, expect.any(String), tenant.senderId, null, expect.any(String), tenant.userId] });
-    expect(flow.group).toMatchObject({ id: groupId, company_id: tenant.accountId, name: 'Clients', description: 'Early adopters' });
-    expect(flow.deleted).toEqual({ status: 200, message: 'success' });
-    expect(flow.missing).toEqual({ status: 404, message: 'Groupe non trouvé' });
-    expect(flow.account).toMatchObject({ id: tenant.accountId, balance: 997.5 });
+    it('sends and verifies an SMS OTP, then reads its SMS, a group and the account', async () => {
+      const tenant = await createTenant(t, { balance: '1000.00' });
+      const { id: groupId } = await t.admin.createGroup(tenant.accountId, 'Clients', 'Early adopters');
+      const api = new client.ApiClient(baseUrl, tenant.apiKey);
+
+      const otp = await client.sendAndVerify(api, to);
+      const uniqId = otp.sent.data.uniq_id;
+      expect(otp.sent).toEqual({ status: 200, message: 'succès', data: { uniq_id: expect.any(String), code: expect.stringMatching(/^\d{6}$/), expires_at: expect.any(Number) } });
+      expect(otp.wrongCode).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['code: code OTP invalide'] });
+      expect(otp.verified).toEqual({
+        status: 200,
+        message: 'success',
+        data: { uniq_id: uniqId, to, channel: 'sms', verified_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), send_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), application_name: null },
+      });
+
+      await t.deliver();
+      expect(await client.readSms(api, uniqId)).toEqual({
+        status: 200,
+        message: 'succès',
+        data: {
+          company_id: tenant.accountId,
+          uniq_id: uniqId,
+          external_id: null,
+          message_price_id: expect.any(String),
+          type: 'otp',
+          lot: expect.any(String),
+          sender_id: tenant.senderId,
+          contact_id: null,
+          message: 'Votre code est ******',
+          page: '1',
+          message_encoding: 'GSM7',
+          amount: 2.5,
+          send_at: expect.any(String),
+          done_at: null,
+          mccmnc: null,
+          dlr_number_retry: 0,
+          provider: 'log',
+          provider_id: expect.any(String),
+          provider_status: null,
+          source: 'api',
+          status: 'sent',
+          created_by: tenant.userId,
+          webhook_url: null,
+          webhook_response: null,
+          retrieve: false,
+          local_number: null,
+          language: 'fr',
+          company: { id: tenant.accountId, name: expect.any(String), email: null, phone: null },
+          message_price: { id: expect.any(String), description: expect.any(String), amount: 2.5 },
+          sender: { id: tenant.senderId, name: 'DEMO', email: null, phone: null },
+          contact: null,
+          author: { id: tenant.userId, name: expect.any(String), email: null },
+        },
+      });
+      expect(await client.readMissingSms(api, 'no-such-message')).toEqual({ status: 404, message: 'Non trouvé', errors: [expect.any(String)] });
+
+      expect(await client.readThenDeleteGroup(api, groupId)).toEqual({
+        found: {
+          status: 200,
+          message: 'succès',
+          data: { id: groupId, company_id: tenant.accountId, name: 'Clients', description: 'Early adopters', created_by: tenant.userId, created_at: expect.any(String) },
+        },
+        deleted: { status: 200, message: 'success' },
+        gone: { status: 404, message: 'Groupe non trouvé' },
+        deletedAgain: { status: 404, message: 'Groupe non trouvé' },
+      });
+
+      expect(await client.readAccount(api)).toEqual({
+        status: 200,
+        message: 'OK',
+        data: { id: tenant.accountId, name: expect.any(String), balance: 997.5, address: null, logo_url: null, country_id: null, created_by: tenant.userId, created_at: expect.any(String) },
+      });
+    });
+
+    it('reads the error envelopes of an expired code, an empty balance and a wrong key', async () => {
+      const funded = await createTenant(t);
+      const broke = await createTenant(t, { balance: '0.00' });
+
+      expect(await client.verifyTooLate(new client.ApiClient(baseUrl, funded.apiKey), '+2250707070708', () => t.clock.advance(61))).toEqual({
+        status: 410,
+        message: 'code_otp_expir',
+        errors: ['code: le code OTP a expiré'],
+      });
+      expect(await client.sendWithoutFunds(new client.ApiClient(baseUrl, broke.apiKey), to)).toEqual({
+        status: 402,
+        message: 'solde_insuffisant',
+        data: { costs: 2.5, balance: 0 },
+      });
+      expect(await client.readAccount(new client.ApiClient(baseUrl, 'mk_live_unknown'))).toEqual({ status: 401, message: 'Non autorisé' });
+    });
   });
 });

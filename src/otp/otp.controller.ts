@@ -39,6 +39,7 @@ export class OtpController {
   @ApiFailure(402, 'solde_insuffisant', 'The balance does not cover the cost; nothing was stored or sent', {
     data: {
       type: 'object',
+      required: ['costs', 'balance'],
       properties: { costs: { type: 'number', example: 2.5 }, balance: { type: 'number', example: 1.75 } },
       example: { costs: 2.5, balance: 1.75 },
     },
