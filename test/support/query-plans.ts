@@ -1,0 +1,56 @@
+import { jest } from '@jest/globals';
+import type { DataSource, QueryRunner } from 'typeorm';
+import type { Database as SqliteConnection } from 'better-sqlite3';
+import { RunnerStatements, SqliteStatements, type Statement } from '../../src/database/statements.js';
+
+/**
+ * Records every statement the service sends to the database, with its
+ * parameters as bound: those of the repositories (through SqliteStatements or
+ * RunnerStatements, with the writes batched ahead of a statement) and those of
+ * the ORM's query runner.
+ */
+export function recordStatements(dataSource: DataSource): { statements: Statement[]; stop(): void } {
+  const statements: Statement[] = [];
+  const record = (query: string, params: unknown[] = []) => statements.push({ query: query.trim(), params });
+  const recordWithBatched = (query: string, params: unknown[], before: Statement[]) => {
+    before.forEach((statement) => record(statement.query, statement.params));
+    record(query, params);
+  };
+  const spies = [
+    ...[SqliteStatements.prototype, RunnerStatements.prototype].flatMap((prototype) => [
+      listen(prototype, 'all', recordWithBatched),
+      listen(prototype, 'write', recordWithBatched),
+    ]),
+    listen(Object.getPrototypeOf(dataSource.createQueryRunner()) as QueryRunner, 'query', record),
+  ];
+  return { statements, stop: () => spies.forEach((spy) => spy.mockRestore()) };
+}
+
+/** Calls `listener` with the arguments of every call of the method, which goes on doing what it did. */
+function listen<T extends object>(target: T, method: keyof T & string, listener: (...args: never[]) => void) {
+  const methods = target as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const original = methods[method]!;
+  return jest.spyOn(methods, method).mockImplementation(function (this: unknown, ...args: unknown[]) {
+    listener(...(args as never[]));
+    return original.apply(this, args);
+  });
+}
+
+/**
+ * The table accesses in the statement's plan that read a whole table or a
+ * whole index instead of seeking in an index: SQLite's `SCAN …` steps, MySQL's
+ * `ALL` and `index` access types or accesses without a key.
+ */
+export async function fullScans(dataSource: DataSource, { query, params }: Statement): Promise<string[]> {
+  if (dataSource.options.type === 'better-sqlite3') {
+    // prepared afresh: a prepared EXPLAIN keeps its plan after the schema changes
+    const connection = (dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+    const plan = connection.prepare(`EXPLAIN QUERY PLAN ${query}`).all(...params) as Array<{ detail: string }>;
+    return plan.map((step) => step.detail).filter((detail) => detail.startsWith('SCAN '));
+  }
+  const plan = (await dataSource.query(`EXPLAIN ${query}`, params)) as Array<{ table: string | null; type: string | null; key: string | null }>;
+  // a row without a table is a note, such as "Impossible WHERE noticed after reading const tables"
+  return plan
+    .filter((step) => step.table !== null && (step.type === 'ALL' || step.type === 'index' || step.key === null))
+    .map((step) => `${step.table}: ${step.type}, key ${step.key}`);
+}
