@@ -18,7 +18,7 @@ type Api = object;
 interface ClientModule {
   ApiClient: new (baseUrl: string, token: string) => Api;
   sendAndVerify(api: Api, to: string): Promise<{ sent: Envelope & { data: { uniq_id: string } }; wrongCode: Envelope; verified: Envelope }>;
-  verifyTooLate(api: Api, to: string, elapse: () => void): Promise<Envelope>;
+  verifyTooLate(api: Api, to: string, elapse: () => Promise<void>): Promise<Envelope>;
   sendWithoutFunds(api: Api, to: string): Promise<Envelope>;
   readSms(api: Api, id: string): Promise<Envelope>;
   readMissingSms(api: Api, id: string): Promise<Envelope>;
@@ -234,7 +234,12 @@ describe('a client generated from the OpenAPI document', () => {
       const funded = await createTenant(t);
       const broke = await createTenant(t, { balance: '0.00' });
 
-      expect(await client.verifyTooLate(new client.ApiClient(baseUrl, funded.apiKey), '+2250707070708', () => t.clock.advance(61))).toEqual({
+      // handed over before the clock moves: a code still undelivered at expiry is failed instead (SPEC §6)
+      const deliverThenExpire = async () => {
+        await t.deliver();
+        t.clock.advance(61);
+      };
+      expect(await client.verifyTooLate(new client.ApiClient(baseUrl, funded.apiKey), '+2250707070708', deliverThenExpire)).toEqual({
         status: 410,
         message: 'code_otp_expir',
         errors: ['code: le code OTP a expiré'],

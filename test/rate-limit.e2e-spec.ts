@@ -172,9 +172,10 @@ describe(`${CredentialRateLimitGuard.name} across instances`, () => {
     await first.close();
   });
 
+  const on = (app: TestApp) => app.http().get('/v1/account').set('Authorization', tenant.auth);
+
   it('shares one count between two instances on one database', async () => {
     startNextWindow(first, second);
-    const on = (app: TestApp) => app.http().get('/v1/account').set('Authorization', tenant.auth);
 
     const statuses: number[] = [];
     for (const app of [first, second, first, second, first]) statuses.push((await on(app)).status);
@@ -182,5 +183,14 @@ describe(`${CredentialRateLimitGuard.name} across instances`, () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
     expectRateLimited(await on(second));
     expectRateLimited(await on(first));
+  });
+
+  it('lets exactly 5 of 20 simultaneous requests split over both instances through', async () => {
+    startNextWindow(first, second);
+
+    const answers = await Promise.all(Array.from({ length: 4 * LIMIT }, (_, i) => on(i % 2 ? first : second)));
+
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(LIMIT);
+    for (const res of answers.filter((answer) => answer.status !== 200)) expectRateLimited(res);
   });
 });

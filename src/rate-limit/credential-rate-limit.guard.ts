@@ -28,14 +28,14 @@ export class CredentialRateLimitGuard implements CanActivate {
 
     const now = this.clock.now().getTime();
     const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
-    const hits = await this.counter.hit(`credential:${principal.credentialId}`, new Date(windowStart), limit);
+    const quota = await this.counter.take(`credential:${principal.credentialId}`, new Date(windowStart), limit);
     const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
 
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     reply.header('x-ratelimit-limit', limit);
-    reply.header('x-ratelimit-remaining', Math.max(0, limit - hits));
+    reply.header('x-ratelimit-remaining', quota.remaining);
     reply.header('x-ratelimit-reset', resetSeconds);
-    if (hits > limit) {
+    if (!quota.allowed) {
       throw ApiError.tooManyRequests(`requêtes: limite de ${limit} requêtes par minute atteinte, réessayez dans ${resetSeconds} s`, resetSeconds);
     }
     return true;

@@ -1,96 +1,79 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
 import { RateLimitRepository } from './rate-limit.repository.js';
 
-/** How long hits may wait in memory before they reach the database, where other instances see them. */
-const FLUSH_DELAY_MS = 50;
+/** The most hits one lease takes, so that an instance holds back little of a large limit. */
+const MAX_LEASE = 256;
+
+export interface Quota {
+  allowed: boolean;
+  /** What is left of the limit, as far as this instance knows. */
+  remaining: number;
+}
 
 interface Window {
-  bucket: string;
-  start: Date;
-  /** Every instance's hits, as of this instance's last exchange with the database. */
+  /** Every instance's hits and leases, as of this instance's last lease. */
   stored: number;
-  /** This instance's hits not yet stored. */
-  pending: number;
+  /** Hits this instance has leased and not yet let through. */
+  leased: number;
+  /** The stored total has reached the limit: nothing more can be leased in this window. */
+  exhausted: boolean;
+  /** The lease in flight, which every hit that finds none left waits for. */
+  leasing: Promise<void> | null;
 }
 
 /**
- * Hit counters per (bucket, window), kept in the database so that all
- * instances count together. Far from the limit, hits are counted in memory
- * and written in batches every 50 ms — one statement per bucket instead of one
- * per request, so that requests do not queue on a counter row. Within half of
- * the limit each hit is written at once and the answer reflects every
- * instance. The first hit of a window reads what other instances counted.
+ * Hit counters per (bucket, fixed window), kept in the database so that every
+ * instance counts against one limit. An instance leases hits in blocks: one
+ * statement adds the block to the stored total, and the block's share below
+ * the limit is let through from memory. Blocks shrink to a single hit as the
+ * total nears the limit. Leases cover disjoint ranges of the stored total, so
+ * no more than `limit` hits pass across all instances; what an instance has
+ * leased and not used is at most an eighth of what was left.
  */
 @Injectable()
-export class RateLimitCounter implements OnModuleDestroy {
-  private readonly windows = new Map<string, Window>();
-  private flushing: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | undefined;
+export class RateLimitCounter {
+  /** Windows by start, then by bucket; only the current start is kept. */
+  private readonly windows = new Map<number, Map<string, Window>>();
 
   constructor(
     private readonly database: Database,
     private readonly counters: RateLimitRepository,
   ) {}
 
-  /** Counts one hit and returns the window's total as best known, this hit included. */
-  async hit(bucket: string, start: Date, limit: number): Promise<number> {
-    const key = `${bucket}|${start.getTime()}`;
-    let window = this.windows.get(key);
+  async take(bucket: string, start: Date, limit: number): Promise<Quota> {
+    const window = this.windowOf(bucket, start);
+    while (window.leased === 0 && !window.exhausted) {
+      window.leasing ??= this.lease(window, bucket, start, limit).finally(() => (window.leasing = null));
+      await window.leasing;
+    }
+    if (window.leased === 0) return { allowed: false, remaining: 0 };
+    window.leased--;
+    return { allowed: true, remaining: Math.max(0, limit - window.stored) + window.leased };
+  }
+
+  private async lease(window: Window, bucket: string, start: Date, limit: number): Promise<void> {
+    const size = Math.min(MAX_LEASE, Math.max(1, Math.floor((limit - window.stored) / 8)));
+    const stored = await this.database.run((sql) => this.counters.add(sql, bucket, start, size));
+    const before = stored - size;
+    window.stored = Math.max(window.stored, stored);
+    window.leased = Math.max(0, Math.min(size, limit - before));
+    window.exhausted = stored >= limit;
+  }
+
+  private windowOf(bucket: string, start: Date): Window {
+    const at = start.getTime();
+    let buckets = this.windows.get(at);
+    if (!buckets) {
+      for (const older of this.windows.keys()) if (older < at) this.windows.delete(older);
+      buckets = new Map();
+      this.windows.set(at, buckets);
+    }
+    let window = buckets.get(bucket);
     if (!window) {
-      this.forgetOlderThan(start);
-      window = { bucket, start, stored: 0, pending: 0 };
-      this.windows.set(key, window);
-      window.stored = await this.database.run((sql) => this.counters.total(sql, bucket, start));
+      window = { stored: 0, leased: 0, exhausted: false, leasing: null };
+      buckets.set(bucket, window);
     }
-    window.pending++;
-    if ((window.stored + window.pending) * 2 < limit) {
-      this.scheduleFlush();
-      return window.stored + window.pending;
-    }
-    const hits = window.pending;
-    window.pending = 0;
-    window.stored = await this.database.run((sql) => this.counters.add(sql, bucket, start, hits));
-    return window.stored;
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    clearTimeout(this.timer);
-    await this.flush();
-  }
-
-  private scheduleFlush(): void {
-    if (this.timer || this.flushing) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, FLUSH_DELAY_MS);
-    this.timer.unref();
-  }
-
-  private async flush(): Promise<void> {
-    const due = [...this.windows.values()].filter((window) => window.pending > 0);
-    if (due.length === 0) return;
-    const taken = due.map((window) => window.pending);
-    due.forEach((window) => (window.pending = 0));
-    this.flushing = this.database
-      .transaction(async (sql) => {
-        for (const [index, window] of due.entries()) window.stored = await this.counters.add(sql, window.bucket, window.start, taken[index]!);
-      })
-      .catch(() => {
-        // not stored: counted again with the next flush
-        due.forEach((window, index) => (window.pending += taken[index]!));
-      })
-      .finally(() => {
-        this.flushing = null;
-        if (due.some((window) => window.pending > 0)) this.scheduleFlush();
-      });
-    await this.flushing;
-  }
-
-  private forgetOlderThan(start: Date): void {
-    for (const [key, window] of this.windows) {
-      if (window.start < start && window.pending === 0) this.windows.delete(key);
-    }
+    return window;
   }
 }

@@ -21,14 +21,6 @@ export class RateLimitRepository {
     return Number(row?.hits ?? hits);
   }
 
-  async total(sql: Sql, bucket: string, windowStart: Date): Promise<number> {
-    const row = await sql.get<{ hits: number }>('SELECT hits FROM rate_limit_window WHERE bucket = ? AND window_start = ?', [
-      bucket,
-      windowStart,
-    ]);
-    return Number(row?.hits ?? 0);
-  }
-
   async purgeBefore(sql: Sql, before: Date): Promise<number> {
     return sql.run('DELETE FROM rate_limit_window WHERE window_start < ?', [before]);
   }

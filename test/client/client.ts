@@ -87,10 +87,10 @@ export async function sendAndVerify(client: ApiClient, to: string) {
 }
 
 /** Sends an OTP, lets `elapse` move time past its expiry, then verifies it. */
-export async function verifyTooLate(client: ApiClient, to: string, elapse: () => void) {
+export async function verifyTooLate(client: ApiClient, to: string, elapse: () => Promise<void>) {
   const sent = await client.send({ channel: 'SMS', to, message: 'Votre code est ##OTP##', otp_expiry: 60 });
   if (sent.status !== 200) throw unexpected(sent);
-  elapse();
+  await elapse();
   const late = await client.verify({ to, code: sent.body.data.code });
   if (late.status !== 410) throw unexpected(late);
   return { status: late.body.status, message: late.body.message, errors: late.body.errors };
