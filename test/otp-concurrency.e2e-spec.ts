@@ -1,3 +1,4 @@
+import { isOverdraft } from '../src/billing/ledger.repository.js';
 import { createTenant, smsBody, type Tenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -60,6 +61,18 @@ describe('POST /v1/otp/send and /v1/otp/verify under concurrency', () => {
     for (const refused of answers.filter((res) => res.status === 402)) {
       expect(refused.body).toEqual({ status: 402, message: 'solde_insuffisant', data: { costs: 2.5, balance: 1 } });
     }
+  });
+
+  it('has the database itself refuse a balance below zero, on update as on insert', async () => {
+    const tenant = await createTenant(t, { balance: '1.00' });
+    const refusal = (write: Promise<unknown>) => write.then(() => 'accepted', (error: unknown) => (isOverdraft(error) ? 'overdraft' : error));
+
+    expect(await refusal(t.database.run((sql) => sql.run('UPDATE account SET balance = balance - 101 WHERE id = ?', [tenant.accountId])))).toBe('overdraft');
+    expect(
+      await refusal(t.database.run((sql) => sql.run("INSERT INTO account (id, name, balance, created_at) VALUES ('negative', 'Negative', -1, '2026-01-01 00:00:00')"))),
+    ).toBe('overdraft');
+    const account = await t.http().get('/v1/account').set('Authorization', tenant.auth);
+    expect(account.body.data.balance).toBe(1);
   });
 
   it('accepts exactly 5 simultaneous sends to one recipient and refuses the rest with 429', async () => {

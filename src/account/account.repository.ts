@@ -41,7 +41,7 @@ export class AccountRepository {
   }
 
   async insert(sql: Sql, account: Account): Promise<void> {
-    await sql.manager.insert(Account, account);
+    await (await sql.orm()).insert(Account, account);
   }
 
   async setOwner(sql: Sql, accountId: string, userId: string): Promise<void> {

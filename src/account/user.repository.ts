@@ -14,12 +14,12 @@ export class UserRepository {
   }
 
   async insert(sql: Sql, user: Pick<User, 'id' | 'accountId' | 'name' | 'email' | 'createdAt'>): Promise<void> {
-    await sql.manager.insert(User, { ...user, deletedAt: null });
+    await (await sql.orm()).insert(User, { ...user, deletedAt: null });
   }
 
   /** Soft-deletes a user so that its past messages keep their author; false when none was active. */
   async markDeleted(sql: Sql, userId: string, at: Date): Promise<boolean> {
-    const result = await sql.manager.update(User, { id: userId, deletedAt: IsNull() }, { deletedAt: at });
+    const result = await (await sql.orm()).update(User, { id: userId, deletedAt: IsNull() }, { deletedAt: at });
     return result.affected === 1;
   }
 }

@@ -24,7 +24,7 @@ export class ApiKeyRepository {
   }
 
   async insert(sql: Sql, key: Pick<ApiKey, 'id' | 'userId' | 'accountId' | 'keyHash' | 'prefix' | 'isTest' | 'createdAt'>) {
-    await sql.manager.insert(ApiKey, { ...key, revokedAt: null });
+    await (await sql.orm()).insert(ApiKey, { ...key, revokedAt: null });
   }
 
   /** Marks a key revoked; false when no such unrevoked key exists. */
@@ -33,6 +33,6 @@ export class ApiKeyRepository {
   }
 
   async findById(sql: Sql, keyId: string): Promise<ApiKey | null> {
-    return sql.manager.findOne(ApiKey, { where: { id: keyId } });
+    return (await sql.orm()).findOne(ApiKey, { where: { id: keyId } });
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BALANCE_CONSTRAINT } from '../database/migrations/1764028800000-balance-never-negative.js';
 import type { Sql } from '../database/sql.js';
 
 export type LedgerKind = 'opening' | 'debit' | 'refund' | 'credit';
@@ -10,20 +11,15 @@ export type LedgerKind = 'opening' | 'debit' | 'refund' | 'credit';
 @Injectable()
 export class LedgerRepository {
   /**
-   * Debits only when the balance covers the amount, in the same statement. The
-   * ledger row is written first, so that the account row (which every send of
-   * the account waits for) is locked as briefly as possible: from the debit to
-   * the commit. The caller rolls back when the debit is refused.
+   * Debits the account. The database refuses a negative balance: an overdraft
+   * fails the transaction (see `isOverdraft`), when the debit reaches it with
+   * the commit. Written last, so that the account row (which every send of the
+   * account waits for) is locked as briefly as possible.
    */
-  async debitIfCovered(sql: Sql, accountId: string, amount: number, reference: string, at: Date): Promise<boolean> {
-    if (amount === 0) return true;
+  async debit(sql: Sql, accountId: string, amount: number, reference: string, at: Date): Promise<void> {
+    if (amount === 0) return;
     await this.append(sql, accountId, -amount, 'debit', reference, at);
-    const changed = await sql.run('UPDATE account SET balance = balance - ? WHERE id = ? AND balance >= ?', [
-      amount,
-      accountId,
-      amount,
-    ]);
-    return changed === 1;
+    await sql.later('UPDATE account SET balance = balance - ? WHERE id = ?', [amount, accountId]);
   }
 
   async add(sql: Sql, accountId: string, amount: number, kind: Exclude<LedgerKind, 'debit'>, reference: string | null, at: Date) {
@@ -48,4 +44,10 @@ export class LedgerRepository {
   private async append(sql: Sql, accountId: string, amount: number, kind: LedgerKind, reference: string | null, at: Date) {
     await sql.insertLater('ledger_entry', { account_id: accountId, amount, kind, reference, created_at: at });
   }
+}
+
+/** The database refused a debit that would have made a balance negative. */
+export function isOverdraft(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message.includes(BALANCE_CONSTRAINT);
 }

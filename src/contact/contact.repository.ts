@@ -5,7 +5,7 @@ import { Contact } from './entities/contact.entity.js';
 @Injectable()
 export class ContactRepository {
   async insert(sql: Sql, contact: Contact): Promise<void> {
-    await sql.manager.insert(Contact, contact);
+    await (await sql.orm()).insert(Contact, contact);
   }
 
   async exists(sql: Sql, accountId: string, contactId: string): Promise<boolean> {

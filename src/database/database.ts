@@ -50,24 +50,17 @@ export class Database {
 
   private async mysqlUnit<T>(work: (sql: Sql) => Promise<T>, transactional: boolean): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    const sql = new Sql('mysql', new RunnerStatements(runner), runner.manager);
+    const statements = new RunnerStatements(runner);
+    const sql = new Sql('mysql', statements, runner.manager);
     try {
-      if (!transactional) {
-        const result = await work(sql);
-        await sql.flush();
-        return result;
-      }
-      await runner.startTransaction();
-      try {
-        const result = await work(sql);
-        await sql.flush();
-        await runner.commitTransaction();
-        return result;
-      } catch (error) {
-        sql.discard();
-        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-        throw error;
-      }
+      if (transactional) await sql.begin();
+      const result = await work(sql);
+      await (transactional ? sql.commit() : sql.flush());
+      return result;
+    } catch (error) {
+      sql.discard();
+      if (transactional) await statements.rollback();
+      throw error;
     } finally {
       await runner.release();
     }
@@ -87,6 +80,7 @@ export class Database {
 }
 
 function isRetryable(error: unknown): boolean {
-  const driverError = error instanceof QueryFailedError ? (error.driverError as { errno?: number }) : undefined;
+  // raised through the ORM, or straight from mysql2 (RunnerStatements)
+  const driverError = (error instanceof QueryFailedError ? error.driverError : error) as { errno?: number } | undefined;
   return driverError?.errno !== undefined && MYSQL_RETRYABLE_ERRNOS.has(driverError.errno);
 }

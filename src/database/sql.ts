@@ -3,7 +3,7 @@ import type { Statement, Statements } from './statements.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
-type Param = string | number | boolean | Date | null | undefined;
+export type Param = string | number | boolean | Date | null | undefined;
 
 /**
  * One connection's worth of plain SQL with `?` placeholders, portable between
@@ -16,9 +16,18 @@ export class Sql {
   constructor(
     readonly dialect: Dialect,
     private readonly statements: Statements,
-    /** The ORM on the same connection, for the entity API on cold paths. */
-    readonly manager: EntityManager,
+    private readonly manager: EntityManager,
   ) {}
+
+  /**
+   * The ORM on the same connection, for the entity API on cold paths. The
+   * writes still waiting (the start of the transaction among them) are sent
+   * first, so that what the ORM does happens after them, in the same unit of work.
+   */
+  async orm(): Promise<EntityManager> {
+    await this.flush();
+    return this.manager;
+  }
 
   /** ` FOR UPDATE` on MySQL; SQLite has a single writer and needs no row lock. */
   get forUpdate(): string {
@@ -27,6 +36,12 @@ export class Sql {
 
   async all<T>(query: string, params: readonly Param[] = []): Promise<T[]> {
     return (await this.statements.all(query, params.map(this.bind), this.takeWaiting())) as T[];
+  }
+
+  /** The rows of each query, in order: on MySQL in one round trip, so that a locking read and the reads it guards cost one. */
+  async allEach<T extends unknown[][]>(...queries: Array<[query: string, params: readonly Param[]]>): Promise<T> {
+    const statements = queries.map(([query, params]) => ({ query, params: params.map(this.bind) }));
+    return (await this.statements.allEach(statements, this.takeWaiting())) as T;
   }
 
   async get<T>(query: string, params: readonly Param[] = []): Promise<T | undefined> {
@@ -59,6 +74,21 @@ export class Sql {
     const waiting = this.takeWaiting();
     const last = waiting.pop();
     if (last) await this.statements.write(last.query, last.params, waiting);
+  }
+
+  /**
+   * MySQL: opens the transaction with the first statement, in its round trip.
+   * SQLite's units of work open their own.
+   */
+  async begin(): Promise<void> {
+    await this.later(START_TRANSACTION);
+  }
+
+  /** MySQL: sends the writes still waiting and the commit, in one round trip; nothing when nothing was done. */
+  async commit(): Promise<void> {
+    if (this.waiting.length === 1 && this.waiting[0]!.query === START_TRANSACTION) this.waiting = [];
+    else if (this.statements.batches) await this.later('COMMIT');
+    await this.flush();
   }
 
   /** Forgets the writes still waiting (the unit of work is being rolled back). */
@@ -98,6 +128,7 @@ export class Sql {
 }
 
 const NOTHING_WAITING: Statement[] = [];
+const START_TRANSACTION = 'START TRANSACTION';
 
 const insertStatement = (table: string, row: Record<string, Param>): string => {
   const columns = Object.keys(row);

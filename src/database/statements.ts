@@ -22,6 +22,8 @@ export interface Statements {
   /** Whether writes whose results are not needed may wait for the next statement (to share its round trip). */
   readonly batches: boolean;
   all(query: string, params: unknown[], before: Statement[]): Promise<unknown[]> | unknown[];
+  /** The rows of each statement, in order; on MySQL all in one round trip. */
+  allEach(statements: Statement[], before: Statement[]): Promise<unknown[][]> | unknown[][];
   write(query: string, params: unknown[], before: Statement[]): Promise<WriteResult> | WriteResult;
 }
 
@@ -43,6 +45,10 @@ export class SqliteStatements implements Statements {
     if (statement.reader) return statement.all(...params);
     statement.run(...params);
     return [];
+  }
+
+  allEach(statements: Statement[]): unknown[][] {
+    return statements.map(({ query, params }) => this.all(query, params));
   }
 
   write(query: string, params: unknown[]): WriteResult {
@@ -71,7 +77,7 @@ export class SqliteStatements implements Statements {
  */
 export class RunnerStatements implements Statements {
   readonly batches = true;
-  private connection: Promise<QueryableConnection> | undefined;
+  private connection: Promise<CallbackConnection> | undefined;
 
   constructor(private readonly runner: QueryRunner) {}
 
@@ -79,22 +85,45 @@ export class RunnerStatements implements Statements {
     return (await this.send(query, params, before)) as unknown[];
   }
 
+  async allEach(statements: Statement[], before: Statement[]): Promise<unknown[][]> {
+    return (await this.results([...before, ...statements])).slice(before.length) as unknown[][];
+  }
+
   async write(query: string, params: unknown[], before: Statement[]): Promise<WriteResult> {
     const result = (await this.send(query, params, before)) as { affectedRows?: number; insertId?: number | string };
     return { changes: result.affectedRows ?? 0, insertId: Number(result.insertId ?? 0) };
   }
 
-  /** On the runner's own mysql2 connection (its transaction), without the ORM's per-query bookkeeping. */
+  /**
+   * Ends the transaction without its changes. A connection that cannot say so
+   * is closed rather than returned to the pool in the middle of a transaction.
+   */
+  async rollback(): Promise<void> {
+    if (!this.connection) return;
+    const connection = await this.connection.catch(() => undefined);
+    if (connection) await execute(connection, 'ROLLBACK', []).catch(() => connection.destroy());
+  }
+
   private async send(query: string, params: unknown[], before: Statement[]): Promise<unknown> {
-    this.connection ??= (this.runner.connect() as Promise<{ promise(): QueryableConnection }>).then((raw) => raw.promise());
+    return (await this.results([...before, { query, params }])).at(-1);
+  }
+
+  /** The result of each statement, sent together on the runner's own mysql2 connection, without the ORM's per-query bookkeeping. */
+  private async results(statements: Statement[]): Promise<unknown[]> {
+    this.connection ??= this.runner.connect() as Promise<CallbackConnection>;
     const connection = await this.connection;
-    if (before.length === 0) return (await connection.query(query, params))[0];
-    const text = [...before.map((statement) => statement.query), query].join(';\n');
-    const [results] = await connection.query(text, [...before.flatMap((statement) => statement.params), ...params]);
-    return (results as unknown[])[(results as unknown[]).length - 1];
+    if (statements.length === 1) return [await execute(connection, statements[0]!.query, statements[0]!.params)];
+    const text = statements.map((statement) => statement.query).join(';\n');
+    return (await execute(connection, text, statements.flatMap((statement) => statement.params))) as unknown[];
   }
 }
 
-interface QueryableConnection {
-  query(sql: string, values: unknown[]): Promise<[unknown, unknown]>;
+/** mysql2's callback API: its promise wrapper records a stack trace for every query. */
+function execute(connection: CallbackConnection, text: string, params: unknown[]): Promise<unknown> {
+  return new Promise((resolve, reject) => connection.query(text, params, (error, results) => (error ? reject(error) : resolve(results))));
+}
+
+interface CallbackConnection {
+  query(sql: string, values: unknown[], callback: (error: Error | null, results: unknown) => void): void;
+  destroy(): void;
 }

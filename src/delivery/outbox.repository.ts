@@ -78,7 +78,8 @@ export class OutboxRepository {
     );
     if (rows.length === 0) return [];
     const ids = rows.map((row) => Number(row.id));
-    await sql.run(
+    // the rows are locked (MySQL) or the writer is this unit (SQLite): the lease travels with the commit
+    await sql.later(
       `UPDATE outbox SET available_at = ?, claimed_by = ?, attempts = attempts + 1 WHERE id IN (${ids.map(() => '?').join(', ')})`,
       [leaseUntil, claimer, ...ids],
     );

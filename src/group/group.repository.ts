@@ -5,8 +5,8 @@ import { Group } from './entities/group.entity.js';
 
 @Injectable()
 export class GroupRepository {
-  findForAccount(sql: Sql, accountId: string, groupId: string): Promise<Group | null> {
-    return sql.manager.findOne(Group, { where: { id: groupId, accountId } });
+  async findForAccount(sql: Sql, accountId: string, groupId: string): Promise<Group | null> {
+    return (await sql.orm()).findOne(Group, { where: { id: groupId, accountId } });
   }
 
   /** Deletes the group and its memberships, never the contacts; false when the account has no such group. */
@@ -21,10 +21,10 @@ export class GroupRepository {
   }
 
   async insert(sql: Sql, group: Group): Promise<void> {
-    await sql.manager.insert(Group, group);
+    await (await sql.orm()).insert(Group, group);
   }
 
   async addMember(sql: Sql, member: GroupMember): Promise<void> {
-    await sql.manager.insert(GroupMember, member);
+    await (await sql.orm()).insert(GroupMember, member);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { uuidV7Floor } from '../common/ids.js';
-import { readTime, type Sql } from '../database/sql.js';
+import { readTime, type Param, type Sql } from '../database/sql.js';
 
 export type OtpStatus = 'pending' | 'verified' | 'superseded';
 
@@ -61,7 +61,7 @@ export class OtpRepository {
 
   /** Sends accepted for the pair since `since`, with the oldest of them. */
   async sendsSince(sql: Sql, accountId: string, recipient: string, since: Date): Promise<Window> {
-    return this.window(sql, 'otp', accountId, recipient, since);
+    return toWindow(await sql.get<WindowRow>(...windowQuery('otp', accountId, recipient, since)));
   }
 
   async insert(sql: Sql, otp: NewOtp): Promise<void> {
@@ -93,62 +93,37 @@ export class OtpRepository {
     );
   }
 
-  /** Locks the pair and reads its latest OTP. */
-  async lockLatest(sql: Sql, accountId: string, recipient: string): Promise<LatestOtp | null> {
-    const row = await sql.get<{
-      uniq_id: string;
-      channel: 'SMS' | 'EMAIL';
-      code_hash: string;
-      status: OtpStatus;
-      attempts: number | string;
-      expires_at: string | Date;
-      application_name: string | null;
-      created_at: string | Date;
-      delivery_status: string | null;
-      message_status: string | null;
-    }>(
-      `SELECT o.uniq_id, o.channel, o.code_hash, o.status, o.attempts, o.expires_at, o.application_name,
-              o.created_at, o.delivery_status, m.status AS message_status
-         FROM otp_recipient r
-         JOIN otp o ON o.uniq_id = r.latest_otp_id
-         LEFT JOIN message_out m ON m.uniq_id = o.uniq_id
-        WHERE r.account_id = ? AND r.recipient = ?${sql.forUpdate}`,
-      [accountId, recipient],
+  /**
+   * Locks the pair, then reads its latest OTP and the pair's failed
+   * verifications since `failuresSince`, in one round trip.
+   */
+  async lockLatest(sql: Sql, accountId: string, recipient: string, failuresSince: Date): Promise<{ latest: LatestOtp | null; failures: Window }> {
+    const [[row], [failures]] = await sql.allEach<[LatestOtpRow[], WindowRow[]]>(
+      [
+        `SELECT o.uniq_id, o.channel, o.code_hash, o.status, o.attempts, o.expires_at, o.application_name,
+                o.created_at, o.delivery_status, m.status AS message_status
+           FROM otp_recipient r
+           JOIN otp o ON o.uniq_id = r.latest_otp_id
+           LEFT JOIN message_out m ON m.uniq_id = o.uniq_id
+          WHERE r.account_id = ? AND r.recipient = ?${sql.forUpdate}`,
+        [accountId, recipient],
+      ],
+      windowQuery('verification_failure', accountId, recipient, failuresSince),
     );
-    if (!row) return null;
-    return {
-      uniqId: row.uniq_id,
-      channel: row.channel,
-      codeHash: row.code_hash,
-      status: row.status,
-      attempts: Number(row.attempts),
-      expiresAt: readTime(row.expires_at),
-      applicationName: row.application_name,
-      createdAt: readTime(row.created_at),
-      deliveryFailed: row.delivery_status === 'failed' || row.message_status === 'failed',
-    };
+    return { latest: row ? toLatestOtp(row) : null, failures: toWindow(failures) };
   }
 
   async countWrongAttempt(sql: Sql, uniqId: string): Promise<void> {
     await sql.later('UPDATE otp SET attempts = attempts + 1 WHERE uniq_id = ?', [uniqId]);
   }
 
-  /** pending → verified; false when another verification got there first. */
-  async markVerified(sql: Sql, uniqId: string, at: Date): Promise<boolean> {
-    const changed = await sql.run("UPDATE otp SET status = 'verified', verified_at = ? WHERE uniq_id = ? AND status = 'pending'", [
-      at,
-      uniqId,
-    ]);
-    return changed === 1;
+  /** pending → verified. Only under the pair's lock, which makes it the one verification of the code. */
+  async markVerified(sql: Sql, uniqId: string, at: Date): Promise<void> {
+    await sql.later("UPDATE otp SET status = 'verified', verified_at = ? WHERE uniq_id = ? AND status = 'pending'", [at, uniqId]);
   }
 
   async recordFailure(sql: Sql, accountId: string, recipient: string, at: Date): Promise<void> {
     await sql.insertLater('verification_failure', { account_id: accountId, recipient, created_at: at });
-  }
-
-  /** Failed verifications of the pair since `since`, with the oldest of them. */
-  failuresSince(sql: Sql, accountId: string, recipient: string, since: Date): Promise<Window> {
-    return this.window(sql, 'verification_failure', accountId, recipient, since);
   }
 
   /**
@@ -166,13 +141,47 @@ export class OtpRepository {
   async purgeFailuresBefore(sql: Sql, before: Date): Promise<number> {
     return sql.run('DELETE FROM verification_failure WHERE created_at < ?', [before]);
   }
-
-  private async window(sql: Sql, table: 'otp' | 'verification_failure', accountId: string, recipient: string, since: Date) {
-    const row = await sql.get<{ count: number | string; oldest: string | Date | null }>(
-      `SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM ${table}
-        WHERE account_id = ? AND recipient = ? AND created_at > ?`,
-      [accountId, recipient, since],
-    );
-    return { count: Number(row?.count ?? 0), oldest: readTime(row?.oldest ?? null) };
-  }
 }
+
+interface LatestOtpRow {
+  uniq_id: string;
+  channel: 'SMS' | 'EMAIL';
+  code_hash: string;
+  status: OtpStatus;
+  attempts: number | string;
+  expires_at: string | Date;
+  application_name: string | null;
+  created_at: string | Date;
+  delivery_status: string | null;
+  message_status: string | null;
+}
+
+interface WindowRow {
+  count: number | string;
+  oldest: string | Date | null;
+}
+
+function toLatestOtp(row: LatestOtpRow): LatestOtp {
+  return {
+    uniqId: row.uniq_id,
+    channel: row.channel,
+    codeHash: row.code_hash,
+    status: row.status,
+    attempts: Number(row.attempts),
+    expiresAt: readTime(row.expires_at),
+    applicationName: row.application_name,
+    createdAt: readTime(row.created_at),
+    deliveryFailed: row.delivery_status === 'failed' || row.message_status === 'failed',
+  };
+}
+
+/** How many rows of the pair were created after `since`, and the oldest of them. */
+function windowQuery(table: 'otp' | 'verification_failure', accountId: string, recipient: string, since: Date): [string, Param[]] {
+  return [
+    `SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM ${table}
+      WHERE account_id = ? AND recipient = ? AND created_at > ?`,
+    [accountId, recipient, since],
+  ];
+}
+
+const toWindow = (row: WindowRow | undefined): Window => ({ count: Number(row?.count ?? 0), oldest: readTime(row?.oldest ?? null) });

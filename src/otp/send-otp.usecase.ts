@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BillingService, type Quote } from '../billing/billing.service.js';
-import { LedgerRepository } from '../billing/ledger.repository.js';
+import { isOverdraft, LedgerRepository } from '../billing/ledger.repository.js';
 import type { Principal } from '../auth/principal.js';
 import { Clock } from '../common/clock.js';
 import { addSeconds, toUnixSeconds } from '../common/date-format.js';
@@ -47,8 +47,8 @@ interface SendRequest {
  * POST /v1/otp/send. In one transaction: resolve the sender and the price,
  * lock the recipient (making this OTP its latest), apply the send limit, store the OTP (its code only as an
  * HMAC) and its SMS record, supersede the previous code, enqueue delivery,
- * keep the answer for its Idempotency-Key and, last, debit the balance. Refusals come
- * in the order 400, 429, 402, and leave nothing behind.
+ * keep the answer for its Idempotency-Key and, last, debit the balance, which the
+ * database refuses to make negative. Refusals come in the order 400, 429, 402, and leave nothing behind.
  */
 @Injectable()
 export class SendOtp {
@@ -74,63 +74,67 @@ export class SendOtp {
     const expiresAt = addSeconds(now, request.expirySeconds);
     const result: OtpSendResultDto = { uniq_id: uniqId, code, expires_at: toUnixSeconds(expiresAt) };
 
-    await this.database.transaction(async (sql) => {
-      const sender = await this.resolveSender(sql, principal.accountId, request);
-      const text = request.message.split(OTP_PLACEHOLDER).join(code);
-      const quote = await this.billing.quote(sql, request.channel, request.dialCode, text);
-      if (!quote) throw ApiError.invalidField('to', 'destination non prise en charge');
+    let amount = 0;
+    try {
+      await this.database.transaction(async (sql) => {
+        const sender = await this.resolveSender(sql, principal.accountId, request);
+        const text = request.message.split(OTP_PLACEHOLDER).join(code);
+        const quote = await this.billing.quote(sql, request.channel, request.dialCode, text);
+        if (!quote) throw ApiError.invalidField('to', 'destination non prise en charge');
 
-      await this.otps.claimRecipient(sql, principal.accountId, request.recipient, uniqId, now);
-      await this.enforceSendLimit(sql, principal.accountId, request.recipient, now);
+        await this.otps.claimRecipient(sql, principal.accountId, request.recipient, uniqId, now);
+        await this.enforceSendLimit(sql, principal.accountId, request.recipient, now);
 
-      const lot = newLot();
-      await this.otps.insert(sql, {
-        uniqId,
-        accountId: principal.accountId,
-        recipient: request.recipient,
-        channel: request.channel,
-        codeHash: hashCode(this.secrets.otpSecret, uniqId, code),
-        expiresAt,
-        applicationName: request.applicationName,
-        language: request.language,
-        lot,
-        createdBy: principal.userId,
-        test: principal.test,
-        at: now,
+        const lot = newLot();
+        await this.otps.insert(sql, {
+          uniqId,
+          accountId: principal.accountId,
+          recipient: request.recipient,
+          channel: request.channel,
+          codeHash: hashCode(this.secrets.otpSecret, uniqId, code),
+          expiresAt,
+          applicationName: request.applicationName,
+          language: request.language,
+          lot,
+          createdBy: principal.userId,
+          test: principal.test,
+          at: now,
+        });
+        await this.otps.supersedeOthers(sql, principal.accountId, request.recipient, uniqId, addSeconds(now, -MAX_EXPIRY_SECONDS));
+
+        amount = principal.test ? 0 : quote.amount;
+        const delivery = { recordId: uniqId, accountId: principal.accountId, amount, test: principal.test, deliverBefore: expiresAt, at: now };
+        if (request.channel === 'SMS') {
+          const localNumber = request.useLocalNumber
+            ? await this.senders.findLocalNumber(sql, principal.accountId, request.dialCode)
+            : null;
+          await this.recordSms(sql, principal, request, { uniqId, lot, senderId: sender.id, localNumber, quote, amount, at: now });
+          await this.delivery.enqueueSms(sql, {
+            ...delivery,
+            payload: { from: localNumber ?? sender.name, to: request.recipient, text, secrets: [code] },
+          });
+        } else {
+          await this.delivery.enqueueEmail(sql, {
+            ...delivery,
+            payload: {
+              to: request.recipient,
+              fromName: sender.name,
+              text,
+              language: request.language,
+              applicationName: request.applicationName,
+              secrets: [code],
+            },
+          });
+        }
+
+        await idempotency?.recordSuccess(sql, result);
+        await this.ledger.debit(sql, principal.accountId, amount, uniqId, now);
       });
-      await this.otps.supersedeOthers(sql, principal.accountId, request.recipient, uniqId, addSeconds(now, -MAX_EXPIRY_SECONDS));
-
-      const amount = principal.test ? 0 : quote.amount;
-      const delivery = { recordId: uniqId, accountId: principal.accountId, amount, test: principal.test, deliverBefore: expiresAt, at: now };
-      if (request.channel === 'SMS') {
-        const localNumber = request.useLocalNumber
-          ? await this.senders.findLocalNumber(sql, principal.accountId, request.dialCode)
-          : null;
-        await this.recordSms(sql, principal, request, { uniqId, lot, senderId: sender.id, localNumber, quote, amount, at: now });
-        await this.delivery.enqueueSms(sql, {
-          ...delivery,
-          payload: { from: localNumber ?? sender.name, to: request.recipient, text, secrets: [code] },
-        });
-      } else {
-        await this.delivery.enqueueEmail(sql, {
-          ...delivery,
-          payload: {
-            to: request.recipient,
-            fromName: sender.name,
-            text,
-            language: request.language,
-            applicationName: request.applicationName,
-            secrets: [code],
-          },
-        });
-      }
-
-      await idempotency?.recordSuccess(sql, result);
-      if (!(await this.ledger.debitIfCovered(sql, principal.accountId, amount, uniqId, now))) {
-        const balance = (await this.ledger.balanceOf(sql, principal.accountId)) ?? 0;
-        throw ApiError.insufficientBalance(toAmount(amount), toAmount(balance));
-      }
-    });
+    } catch (error) {
+      if (!isOverdraft(error)) throw error;
+      const balance = (await this.database.run((sql) => this.ledger.balanceOf(sql, principal.accountId))) ?? 0;
+      throw ApiError.insufficientBalance(toAmount(amount), toAmount(balance));
+    }
 
     this.delivery.committed();
     return result;

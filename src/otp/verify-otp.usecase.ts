@@ -73,9 +73,8 @@ export class VerifyOtp {
 
   /** Decides inside the transaction; refusals are returned, not thrown, so that counted failures are committed. */
   private async check(sql: Sql, accountId: string, recipient: string, code: string, now: Date): Promise<Outcome> {
-    const latest = await this.otps.lockLatest(sql, accountId, recipient);
     const failureWindowMs = this.config.failedVerificationWindowSeconds * 1000;
-    const failures = await this.otps.failuresSince(sql, accountId, recipient, new Date(now.getTime() - failureWindowMs));
+    const { latest, failures } = await this.otps.lockLatest(sql, accountId, recipient, new Date(now.getTime() - failureWindowMs));
     if (failures.count >= this.config.maxFailedVerifications) {
       return { kind: 'recipient-locked', retryAfter: secondsUntilFreed(failures, failureWindowMs, now) };
     }
@@ -90,11 +89,12 @@ export class VerifyOtp {
     if (usable.attempts >= this.config.maxAttempts) {
       return { kind: 'otp-locked', retryAfter: Math.max(1, Math.ceil((usable.expiresAt.getTime() - now.getTime()) / 1000)) };
     }
-    if (!matches || !(await this.otps.markVerified(sql, usable.uniqId, now))) {
+    if (!matches) {
       await this.otps.countWrongAttempt(sql, usable.uniqId);
       await this.otps.recordFailure(sql, accountId, recipient, now);
       return { kind: 'invalid' };
     }
+    await this.otps.markVerified(sql, usable.uniqId, now);
     return { kind: 'verified', otp: usable, at: now };
   }
 }

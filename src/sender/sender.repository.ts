@@ -34,10 +34,10 @@ export class SenderRepository {
   }
 
   async insert(sql: Sql, sender: Omit<Sender, 'nameKey'>): Promise<void> {
-    await sql.manager.insert(Sender, { ...sender, nameKey: senderKey(sender.name) });
+    await (await sql.orm()).insert(Sender, { ...sender, nameKey: senderKey(sender.name) });
   }
 
   async insertLocalNumber(sql: Sql, localNumber: LocalNumber): Promise<void> {
-    await sql.manager.insert(LocalNumber, localNumber);
+    await (await sql.orm()).insert(LocalNumber, localNumber);
   }
 }

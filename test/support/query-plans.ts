@@ -12,13 +12,15 @@ import { RunnerStatements, SqliteStatements, type Statement } from '../../src/da
 export function recordStatements(dataSource: DataSource): { statements: Statement[]; stop(): void } {
   const statements: Statement[] = [];
   const record = (query: string, params: unknown[] = []) => statements.push({ query: query.trim(), params });
-  const recordWithBatched = (query: string, params: unknown[], before: Statement[]) => {
+  const recordWithBatched = (query: string, params: unknown[], before: Statement[] = []) => {
     before.forEach((statement) => record(statement.query, statement.params));
     record(query, params);
   };
+  const recordEach = (each: Statement[], before: Statement[] = []) => [...before, ...each].forEach((statement) => record(statement.query, statement.params));
   const spies = [
     ...[SqliteStatements.prototype, RunnerStatements.prototype].flatMap((prototype) => [
       listen(prototype, 'all', recordWithBatched),
+      listen(prototype, 'allEach', recordEach),
       listen(prototype, 'write', recordWithBatched),
     ]),
     listen(Object.getPrototypeOf(dataSource.createQueryRunner()) as QueryRunner, 'query', record),
