@@ -78,10 +78,10 @@ export class Sql {
 
   /**
    * MySQL: opens the transaction with the first statement, in its round trip.
-   * SQLite's units of work open their own.
+   * SQLite's units of work open their own, so nothing is done there.
    */
   async begin(): Promise<void> {
-    await this.later(START_TRANSACTION);
+    if (this.statements.batches) await this.later(START_TRANSACTION);
   }
 
   /** MySQL: sends the writes still waiting and the commit, in one round trip; nothing when nothing was done. */
