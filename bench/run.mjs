@@ -92,7 +92,7 @@ async function benchDatabase(db) {
   const jwt = runCli(oursEnv, 'token:issue', '--user', account.user_id, '--ttl', '86400').token;
   const keyAuth = `Bearer ${account.api_key}`;
   // as `npm run start:prod` runs it
-  const server = await startNode('service', ['--max-old-space-size=128', '--max-semi-space-size=8', 'dist/main.js'], { env: oursEnv, port: OURS_PORT, healthPath: '/health/live' });
+  const server = await startNode('service', ['--max-old-space-size=128', '--max-semi-space-size=16', 'dist/main.js'], { env: oursEnv, port: OURS_PORT, healthPath: '/health/live' });
   const baselineDir = baselineDirectory();
   const reference = await startNode('baseline', ['server.mjs'], { env: baselineEnv, cwd: baselineDir, port: BASELINE_PORT, healthPath: '/health' });
   const baselineToken = (await import(join(baselineDir, 'server.mjs'))).signJwt(

@@ -3,7 +3,6 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { AccountModule } from '../account/account.module.js';
 import { ApiKeyRepository } from './api-key.repository.js';
-import { ApiKeyStrategy } from './api-key.strategy.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
 import { CredentialsService } from './credentials.service.js';
 import { JwtStrategy } from './jwt.strategy.js';
@@ -14,7 +13,6 @@ import { TokenService } from './token.service.js';
   providers: [
     CredentialsService,
     ApiKeyRepository,
-    ApiKeyStrategy,
     JwtStrategy,
     TokenService,
     { provide: APP_GUARD, useClass: BearerAuthGuard },

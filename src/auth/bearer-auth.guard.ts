@@ -1,24 +1,36 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../common/errors/api-error.js';
+import { isApiKeyShaped } from './api-key.js';
+import { bearerToken } from './bearer-token.js';
+import { CredentialsService } from './credentials.service.js';
 import type { Principal } from './principal.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
 /**
- * The global guard: every route needs a bearer API key or JWT unless it is
- * `@Public()`. Any failure is the same 401; a database failure is not a failure
- * of the credential and goes on to the exception filter (503).
+ * The global guard: every route needs a bearer API key (`mk_live_…`,
+ * `mk_test_…`) or JWT unless it is `@Public()`. API keys are looked up here
+ * directly, JWTs go through passport-jwt (JwtStrategy). Any failure is the
+ * same 401; a database failure is not a failure of the credential and goes on
+ * to the exception filter (503).
  */
 @Injectable()
-export class BearerAuthGuard extends AuthGuard(['api-key', 'jwt']) {
-  constructor(private readonly reflector: Reflector) {
+export class BearerAuthGuard extends AuthGuard('jwt') {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly credentials: CredentialsService,
+  ) {
     super();
   }
 
   override canActivate(context: ExecutionContext) {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+    const token = bearerToken(request);
+    if (token !== null && isApiKeyShaped(token)) return this.authenticateApiKey(request, token);
     return super.canActivate(context);
   }
 
@@ -26,5 +38,10 @@ export class BearerAuthGuard extends AuthGuard(['api-key', 'jwt']) {
     if (error) throw error;
     if (!principal) throw ApiError.unauthorized();
     return principal;
+  }
+
+  private async authenticateApiKey(request: { user?: Principal }, key: string): Promise<boolean> {
+    request.user = this.handleRequest(null, (await this.credentials.principalForApiKey(key)) ?? false);
+    return true;
   }
 }

@@ -42,7 +42,7 @@ export function dataSourceOptions(config: DatabaseConfig): DataSourceOptions {
     prepareDatabase: (db: { pragma: (statement: string) => unknown }) => {
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
-      db.pragma('cache_size = -32768');
+      db.pragma('cache_size = -16384');
     },
   };
 }

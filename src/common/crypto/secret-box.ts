@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -8,10 +8,11 @@ const TAG_BYTES = 16;
  * a purpose, so that one secret can protect several kinds of stored data.
  */
 export class SecretBox {
-  private readonly key: Buffer;
+  /** A KeyObject: given bytes, every cipher would first make one of its own. */
+  private readonly key: KeyObject;
 
   constructor(secret: string, purpose: string) {
-    this.key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), purpose, 32));
+    this.key = createSecretKey(Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), purpose, 32)));
   }
 
   seal(plaintext: string): string {

@@ -1,4 +1,4 @@
-import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_INTERNAL_ERROR_MESSAGE, type ErrorRouteConfig } from './internal-error-message.decorator.js';
 import { toErrorAnswer } from './error-envelope.js';
@@ -6,8 +6,6 @@ import { toErrorAnswer } from './error-envelope.js';
 /** Every failure, from a service, the framework or a driver, leaves as the documented envelope. */
 @Catch()
 export class EnvelopeExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Errors');
-
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
@@ -16,8 +14,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const answer = toErrorAnswer(exception, routeConfig?.internalErrorMessage ?? DEFAULT_INTERNAL_ERROR_MESSAGE);
 
     if (answer.unexpected) {
-      this.logger.error(
-        { err: exception, requestId: request.id, route: request.routeOptions?.url, status: answer.envelope.status },
+      request.log.error(
+        { context: 'Errors', err: exception, route: request.routeOptions?.url, status: answer.envelope.status },
         'request failed',
       );
     }

@@ -1,4 +1,5 @@
 import { Injectable, ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { validateSync, type ValidatorOptions } from 'class-validator';
 import { ApiError } from '../errors/api-error.js';
 import { UnreadableBody } from '../http/body-parsers.js';
 import { Messages } from './messages.js';
@@ -26,6 +27,11 @@ export class RequestValidationPipe extends ValidationPipe {
       if (!isPlainObject(value)) throw ApiError.validation([Messages.bodyNotObject]);
     }
     return super.transform(value, metadata);
+  }
+
+  /** Every rule of the DTOs is synchronous: validating them without a promise per rule costs less. */
+  protected override validate(object: object, validatorOptions?: ValidatorOptions): ValidationError[] {
+    return validateSync(object, validatorOptions);
   }
 }
 
