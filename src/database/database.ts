@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Database as SqliteConnection } from 'better-sqlite3';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { Sql, type Dialect } from './sql.js';
@@ -12,10 +12,12 @@ const MAX_ATTEMPTS = 5;
  * Units of work. On SQLite they run one at a time on its single connection,
  * committed in groups (see SqliteUnits), their statements straight to
  * better-sqlite3. On MySQL they run in parallel on pooled connections and are
- * retried when InnoDB picks them as a deadlock victim.
+ * retried when InnoDB picks them as a deadlock victim. On shutdown the
+ * connection closes only once the units in flight have finished, including
+ * those of requests whose client has gone.
  */
 @Injectable()
-export class Database {
+export class Database implements BeforeApplicationShutdown {
   readonly dialect: Dialect;
   private readonly logger = new Logger(Database.name);
   private readonly sqliteUnits = new SqliteUnits(
@@ -23,20 +25,36 @@ export class Database {
     () => this.sqlite(),
   );
   private sqliteSql: Sql | undefined;
+  private unitsInFlight = 0;
+  private whenIdle: (() => void) | undefined;
 
   constructor(private readonly dataSource: DataSource) {
     this.dialect = dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite';
   }
 
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    if (this.dialect === 'sqlite') return this.sqliteUnits.run(work, true);
-    return this.withDeadlockRetry(() => this.mysqlUnit(work, true));
+    if (this.dialect === 'sqlite') return this.tracked(this.sqliteUnits.run(work, true));
+    return this.tracked(this.withDeadlockRetry(() => this.mysqlUnit(work, true)));
   }
 
   /** Statements outside a transaction: reads, and single-statement writes. */
   run<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    if (this.dialect === 'sqlite') return this.sqliteUnits.run(work, false);
-    return this.mysqlUnit(work, false);
+    if (this.dialect === 'sqlite') return this.tracked(this.sqliteUnits.run(work, false));
+    return this.tracked(this.mysqlUnit(work, false));
+  }
+
+  /** Runs before the ORM closes the connection (in onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
+    while (this.unitsInFlight > 0) await new Promise<void>((resolve) => (this.whenIdle = resolve));
+  }
+
+  private async tracked<T>(unit: Promise<T>): Promise<T> {
+    this.unitsInFlight++;
+    try {
+      return await unit;
+    } finally {
+      if (--this.unitsInFlight === 0) this.whenIdle?.();
+    }
   }
 
   private sqlite(): Sql {
