@@ -270,6 +270,48 @@ describe('Authentication', () => {
     });
   });
 
+  describe('credentials in use', () => {
+    const account = (authorization: string) => t.http().get('/v1/account').set('Authorization', authorization);
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    it('refuses a JWT once its exp has passed, though it was accepted a moment before', async () => {
+      const token = await t.admin.issueToken(credentials.tenant.userId, 2);
+      const authorization = `Bearer ${token.token}`;
+
+      const before = await account(authorization);
+      await sleep(token.expires_at * 1000 - Date.now() + 50);
+      const after = await account(authorization);
+
+      expect(before.status).toBe(200);
+      expect(after.body).toEqual(UNAUTHORIZED);
+    });
+
+    it('refuses a JWT in use within 5 s of its user being deleted', async () => {
+      const { user_id } = await t.admin.createUser(credentials.tenant.accountId, 'Partant');
+      const { token } = await t.admin.issueToken(user_id);
+
+      const before = await account(`Bearer ${token}`);
+      await t.admin.deleteUser(user_id);
+      await sleep(5_100);
+      const after = await account(`Bearer ${token}`);
+
+      expect(before.status).toBe(200);
+      expect(after.body).toEqual(UNAUTHORIZED);
+    });
+
+    it('refuses an API key in use within 5 s of its revocation', async () => {
+      const key = await t.admin.createApiKey(credentials.tenant.userId);
+
+      const before = await account(`Bearer ${key.api_key}`);
+      await t.admin.revokeApiKey(key.key_id);
+      await sleep(5_100);
+      const after = await account(`Bearer ${key.api_key}`);
+
+      expect(before.status).toBe(200);
+      expect(after.body).toEqual(UNAUTHORIZED);
+    });
+  });
+
   describe.each([
     ['POST /v1/otp/send', '/v1/otp/send'],
     ['POST /v1/otp/verify', '/v1/otp/verify'],

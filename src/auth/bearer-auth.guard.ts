@@ -12,7 +12,8 @@ import { IS_PUBLIC } from './public.decorator.js';
 /**
  * The global guard: every route needs a bearer API key (`mk_live_…`,
  * `mk_test_…`) or JWT unless it is `@Public()`. API keys are looked up here
- * directly, JWTs go through passport-jwt (JwtStrategy). Any failure is the
+ * directly, JWTs go through passport-jwt (JwtStrategy) unless the same token
+ * passed within the last 5 s (CredentialsService). Any failure is the
  * same 401; a database failure is not a failure of the credential and goes on
  * to the exception filter (503).
  */
@@ -30,7 +31,9 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     if (isPublic) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     const token = bearerToken(request);
-    if (token !== null && isApiKeyShaped(token)) return this.authenticateApiKey(request, token);
+    if (token !== null && isApiKeyShaped(token)) return this.authenticate(request, this.credentials.principalForApiKey(token));
+    const verified = token === null ? undefined : this.credentials.verifiedToken(token);
+    if (verified) return this.authenticate(request, this.credentials.principalForUser(verified.userId, verified.accountId));
     return super.canActivate(context);
   }
 
@@ -40,8 +43,8 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     return principal;
   }
 
-  private async authenticateApiKey(request: { user?: Principal }, key: string): Promise<boolean> {
-    request.user = this.handleRequest(null, (await this.credentials.principalForApiKey(key)) ?? false);
+  private async authenticate(request: { user?: Principal }, principal: Promise<Principal | null>): Promise<boolean> {
+    request.user = this.handleRequest(null, (await principal) ?? false);
     return true;
   }
 }

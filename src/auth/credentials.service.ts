@@ -8,15 +8,24 @@ import { TtlCache } from '../common/ttl-cache.js';
 
 /**
  * Resolves credentials to a principal. Look-ups are cached for at most 5 s,
- * so a revoked key or a deleted user stops working within 5 s.
+ * so a revoked key or a deleted user stops working within 5 s. So are the
+ * claims of JWTs that passed every check, by the token's exact text and never
+ * past its `exp`: a client repeating its token is not verified again on every
+ * request (its user still is looked up, as above).
  */
 export const CREDENTIAL_CACHE_MS = 5_000;
 const CACHE_CAPACITY = 10_000;
+
+export interface VerifiedToken {
+  userId: string;
+  accountId: string;
+}
 
 @Injectable()
 export class CredentialsService {
   private readonly keys = new TtlCache<Principal>(CREDENTIAL_CACHE_MS, CACHE_CAPACITY);
   private readonly users = new TtlCache<string>(CREDENTIAL_CACHE_MS, CACHE_CAPACITY);
+  private readonly verifiedTokens = new TtlCache<VerifiedToken>(CREDENTIAL_CACHE_MS, CACHE_CAPACITY);
 
   constructor(
     private readonly database: Database,
@@ -53,5 +62,16 @@ export class CredentialsService {
     }
     if (userAccount !== accountId) return null;
     return { userId, accountId, credentialId: `user:${userId}`, test: false };
+  }
+
+  /** The user and account of a JWT whose signature and claims passed within the last 5 s, until its `exp`. */
+  verifiedToken(token: string): VerifiedToken | undefined {
+    return this.verifiedTokens.get(token, Date.now());
+  }
+
+  /** `expiresAt`: the token's `exp`, in seconds. */
+  rememberVerifiedToken(token: string, verified: VerifiedToken, expiresAt: number): void {
+    const now = Date.now();
+    this.verifiedTokens.set(token, verified, now, expiresAt * 1000 - now);
   }
 }

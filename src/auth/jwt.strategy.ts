@@ -1,6 +1,7 @@
 import { createSecretKey } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
 import { Strategy } from 'passport-jwt';
 import { isUuid } from '../common/ids.js';
 import { secretsConfig, type SecretsConfig } from '../config/secrets.config.js';
@@ -25,10 +26,11 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       secretOrKey: createSecretKey(Buffer.from(secrets.jwtSecret)) as unknown as Buffer,
       algorithms: ['HS256'],
       ignoreExpiration: false,
+      passReqToCallback: true,
     });
   }
 
-  async validate(claims: Record<string, unknown>): Promise<Principal | false> {
+  async validate(request: FastifyRequest, claims: Record<string, unknown>): Promise<Principal | false> {
     const { sub, account, exp, iat } = claims;
     if (typeof sub !== 'string' || !isUuid(sub)) return false;
     if (typeof account !== 'string' || !isUuid(account)) return false;
@@ -36,6 +38,9 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     if (iat !== undefined && (typeof iat !== 'number' || iat > Date.now() / 1000 + ISSUED_AT_LEEWAY_SECONDS)) {
       return false;
     }
-    return (await this.credentials.principalForUser(sub, account)) ?? false;
+    const principal = await this.credentials.principalForUser(sub, account);
+    if (!principal) return false;
+    this.credentials.rememberVerifiedToken(bearerToken(request)!, { userId: sub, accountId: account }, exp);
+    return principal;
   }
 }

@@ -8,6 +8,14 @@ describe(TtlCache.name, () => {
     expect(cache.get('key', 6000)).toBeUndefined();
   });
 
+  it('keeps a value for less when it lapses sooner, never for more', () => {
+    const cache = new TtlCache<string>(5000, 10);
+    cache.set('short', 'value', 1000, 2000);
+    cache.set('long', 'value', 1000, 60_000);
+    expect([cache.get('short', 2999), cache.get('short', 3000)]).toEqual(['value', undefined]);
+    expect([cache.get('long', 5999), cache.get('long', 6000)]).toEqual(['value', undefined]);
+  });
+
   it('forgets an expired value', () => {
     const cache = new TtlCache<string>(5000, 10);
     cache.set('key', 'value', 0);

@@ -17,12 +17,13 @@ export class TtlCache<V> {
     return entry.value;
   }
 
-  set(key: string, value: V, now: number): void {
+  /** Kept for `ttlMs`, or less when the value itself lapses sooner. */
+  set(key: string, value: V, now: number, ttlMs = this.ttlMs): void {
     if (this.entries.size >= this.capacity) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(key, { value, expiresAt: now + this.ttlMs });
+    this.entries.set(key, { value, expiresAt: now + Math.min(ttlMs, this.ttlMs) });
   }
 
   delete(key: string): void {
