@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
 import { v7 as uuidv7 } from 'uuid';
+import { recipientNumber } from './load.mjs';
 
 const BATCH = 1000;
 const DAY_MS = 86_400_000;
@@ -14,7 +15,7 @@ export async function fill(env, accountId, count) {
     const rows = [];
     for (let i = start; i < Math.min(count, start + BATCH); i++) {
       const created = new Date(now - 30 * DAY_MS + Math.floor((i / count) * 29 * DAY_MS));
-      rows.push({ id: uuidv7({ msecs: created.getTime() }), lot: ulid(created.getTime()), to: `+22501${String(i).padStart(8, '0')}`, created });
+      rows.push({ id: uuidv7({ msecs: created.getTime() }), lot: ulid(created.getTime()), to: recipientNumber(50_000_000 + i), created });
     }
     await db.insert(rows, accountId);
   }

@@ -33,9 +33,15 @@ export async function harvest(url, request, amount, collect) {
   return kept;
 }
 
-/** A fresh, valid Côte d'Ivoire mobile number each call. */
+const NUMBERS = 89_999_999; // a prime: i × SPREAD mod NUMBERS visits every number once
+const SPREAD = 48_271;
+
+/** The `n`th of 89,999,999 valid Côte d'Ivoire mobile numbers, scattered so that consecutive ones sort far apart. */
+export const recipientNumber = (n) => `+22507${10_000_000 + ((n % NUMBERS) * SPREAD) % NUMBERS}`;
+
+/** A fresh number each call, at a random place in the indexes, as real recipients are. */
 let numbers = Math.floor(Math.random() * 40_000_000);
-export const nextRecipient = () => `+22507${String(10_000_000 + (numbers++ % 89_999_999)).padStart(8, '0')}`;
+export const nextRecipient = () => recipientNumber(numbers++);
 
 export const ours = {
   send: (auth) => ({

@@ -40,12 +40,22 @@ export function printTable(db, result) {
       );
     }
   }
-  if (result.fill) {
-    console.log('\nwith 1,000,000 OTPs and 1,000,000 messages (c=50):');
-    for (const [name, runs] of Object.entries(result.fill.empty)) {
-      const empty = summarise(runs[50]);
-      const filled = summarise(result.fill.filled[name][50]);
-      console.log(`${name.padEnd(22)} empty ${empty.rps} req/s, filled ${filled.rps} req/s (${((filled.rps / empty.rps - 1) * 100).toFixed(1)} %)`);
-    }
+  if (result.fill) printFill(result);
+}
+
+/** Each route's change from the small database to the filled one, as measured and relative to the baseline's drift. */
+function printFill(result) {
+  console.log('\nwith 1,000,000 OTPs and 1,000,000 messages (c=50, medians; normalised = the change of the ratio to the baseline):');
+  const change = (before, after) => `${after >= before ? '+' : ''}${((after / before - 1) * 100).toFixed(1)} %`;
+  for (const [name, byConnections] of Object.entries(result.fill.empty)) {
+    const empty = summarise(byConnections[50]).rps;
+    const filled = summarise(result.fill.filled[name][50]).rps;
+    const against = result.scenarios[name]?.against;
+    const baseEmpty = summarise(result.fill.baseline.empty[against][50]).rps;
+    const baseFilled = summarise(result.fill.baseline.filled[against][50]).rps;
+    console.log(
+      `${name.padEnd(22)} empty ${empty} req/s, filled ${filled} req/s (${change(empty, filled)}); ` +
+        `baseline ${baseEmpty} → ${baseFilled}; normalised ${change(empty / baseEmpty, filled / baseFilled)}`,
+    );
   }
 }
