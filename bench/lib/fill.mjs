@@ -19,6 +19,8 @@ export async function fill(env, accountId, count) {
     }
     await db.insert(rows, accountId);
   }
+  // a bulk load leaves work behind that rows arriving one by one never pile up
+  await db.settle();
   await db.close();
   return { otps: count, messages: count };
 }
@@ -55,7 +57,11 @@ async function sqliteWriter(env) {
       recipient.run(...values.recipient);
     }
   });
-  return { insert: async (rows, accountId) => insert(rows, accountId), close: async () => db.close() };
+  return {
+    insert: async (rows, accountId) => insert(rows, accountId),
+    settle: async () => db.pragma('wal_checkpoint(TRUNCATE)'),
+    close: async () => db.close(),
+  };
 }
 
 async function mysqlWriter(env) {
@@ -78,6 +84,16 @@ async function mysqlWriter(env) {
       await many(MESSAGE, 17, values.map((v) => v.message));
       await many(RECIPIENT, 4, values.map((v) => v.recipient));
       await connection.commit();
+    },
+    /** Until InnoDB's page cleaner has written back what it will of the pages the load dirtied (at most 10 minutes). */
+    settle: async () => {
+      let dirty = Infinity;
+      for (const deadline = Date.now() + 600_000; Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        const [[row]] = await connection.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'");
+        if (Number(row.Value) >= dirty) return;
+        dirty = Number(row.Value);
+      }
     },
     close: async () => connection.end(),
   };
