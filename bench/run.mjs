@@ -1,4 +1,5 @@
 // npm run bench -- [--db sqlite|mysql|both] [--duration 8] [--warmup 3] [--connections 1,10,50] [--rounds 2] [--fill] [--quick]
+//                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; its default, 128 MB, when absent)
 //
 // Builds the service, runs it in production mode (log level warn) on SQLite and then on MariaDB, and
 // measures each route with autocannon at each connection count, interleaved with the hand-written
@@ -28,6 +29,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '2' },
     fill: { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
+    'buffer-pool-mb': { type: 'string' },
   },
 });
 const duration = Number(args.quick ? 4 : args.duration);
@@ -46,7 +48,7 @@ build();
 const report = {
   started: new Date().toISOString(),
   machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
-  settings: { duration, warmup, connections: connectionCounts, rounds },
+  settings: { duration, warmup, connections: connectionCounts, rounds, buffer_pool_mb: args['buffer-pool-mb'] ?? null },
   databases: {},
 };
 
@@ -67,7 +69,8 @@ async function benchDatabase(db) {
   mkdirSync(work, { recursive: true });
   let mysql = {};
   if (db === 'mysql') {
-    mariadb('start', { ...MARIADB, MARIADB_FAST: '0' });
+    const bufferPool = args['buffer-pool-mb'] ? { MARIADB_EXTRA_ARGS: `--innodb-buffer-pool-size=${Number(args['buffer-pool-mb'])}M` } : {};
+    mariadb('start', { ...MARIADB, MARIADB_FAST: '0', ...bufferPool });
     mysql = { host: '127.0.0.1', port: MARIADB.MARIADB_PORT, user: 'app', password: 'app' };
     await recreateDatabases(mysql, ['app_bench', 'app_baseline']);
   }
