@@ -1,24 +1,33 @@
-import { randomFillSync } from 'node:crypto';
 import { isValid as isUlidString, monotonicFactory } from 'ulid';
 import { v7 as uuidv7, validate as isUuidString } from 'uuid';
+import { pooledRandomByte, pooledRandomBytes } from './crypto/random-pool.js';
 
-/** Time-ordered identifiers keep primary-key indexes append-mostly. */
-export const newId = (): string => uuidv7();
+const clock = { msecs: -Infinity, seq: 0 };
 
-const pool = Buffer.alloc(4096);
-let next = pool.length;
-
-/** Random bytes as fractions of 1, drawn from a pool: the ULID library asks for one byte per character. */
-function pooledRandom(): number {
-  if (next === pool.length) {
-    randomFillSync(pool);
-    next = 0;
+/**
+ * A UUID v7. Time-ordered identifiers keep primary-key indexes append-mostly,
+ * and those of one process keep their order within a millisecond (a counter,
+ * as the uuid library keeps it), but its random bytes come from the pool: the
+ * library would ask the CSPRNG for them on every call.
+ */
+export function newId(): string {
+  const random = pooledRandomBytes(16);
+  const now = Date.now();
+  if (now > clock.msecs) {
+    clock.msecs = now;
+    clock.seq = random.readUInt32BE(6) & 0x7fffffff;
+  } else {
+    clock.seq = (clock.seq + 1) | 0;
+    if (clock.seq === 0) clock.msecs++;
   }
-  return pool[next++]! / 256;
+  return uuidv7({ msecs: clock.msecs, seq: clock.seq, random });
 }
 
+/** Random fractions of 1: the ULID library asks for one per character. */
+const randomFraction = (): number => pooledRandomByte() / 256;
+
 /** The lot of one send request: a ULID string. */
-export const newLot: () => string = monotonicFactory(pooledRandom);
+export const newLot: () => string = monotonicFactory(randomFraction);
 
 /** The smallest UUID v7 of a millisecond: UUID v7 ids sort by creation time, so ranges of them are ranges of time. */
 export function uuidV7Floor(at: Date): string {

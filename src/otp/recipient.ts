@@ -1,5 +1,6 @@
 import { isEmail } from 'class-validator';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { TtlCache } from '../common/ttl-cache.js';
 
 export interface PhoneNumber {
   /** E.164, for example `+2250707070707`. */
@@ -10,18 +11,33 @@ export interface PhoneNumber {
 
 const SEPARATORS = /[\s().-]/g;
 
+/** Long enough for any number written with separators; longer texts are not kept. */
+const MAX_KEPT_INPUT = 40;
+/** A send validates its recipient, then reads it: the second parse of the same text (several µs) is served from here. */
+const recentPhones = new TtlCache<Readonly<PhoneNumber> | null>(10_000, 1_000);
+
 /**
  * A phone number in international form: `+225…`, `00225…` or `225…`, with
  * optional spaces, dots, dashes or parentheses. Null when it is not a valid number.
  */
-export function parsePhone(input: string): PhoneNumber | null {
+export function parsePhone(input: string): Readonly<PhoneNumber> | null {
+  if (input.length > MAX_KEPT_INPUT) return parseUncached(input);
+  const now = Date.now();
+  const known = recentPhones.get(input, now);
+  if (known !== undefined) return known;
+  const phone = parseUncached(input);
+  recentPhones.set(input, phone, now);
+  return phone;
+}
+
+function parseUncached(input: string): Readonly<PhoneNumber> | null {
   let candidate = input.trim().replace(SEPARATORS, '');
   if (candidate.startsWith('00')) candidate = `+${candidate.slice(2)}`;
   else if (!candidate.startsWith('+')) candidate = `+${candidate}`;
   if (!/^\+[1-9]\d{5,14}$/.test(candidate)) return null;
   const parsed = parsePhoneNumberFromString(candidate);
   if (!parsed?.isValid()) return null;
-  return { e164: parsed.number, dialCode: `+${parsed.countryCallingCode}` };
+  return Object.freeze({ e164: parsed.number, dialCode: `+${parsed.countryCallingCode}` });
 }
 
 const MAX_EMAIL_LENGTH = 254;
