@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { idempotencyBoxProvider } from './idempotency-box.js';
 import { IdempotencyHousekeeping } from './idempotency.housekeeping.js';
-import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
+import { Idempotency } from './idempotency.service.js';
 
 @Module({
-  providers: [IdempotencyInterceptor, IdempotencyRepository, IdempotencyHousekeeping, idempotencyBoxProvider],
-  exports: [IdempotencyInterceptor, IdempotencyRepository, idempotencyBoxProvider],
+  providers: [Idempotency, IdempotencyRepository, IdempotencyHousekeeping, idempotencyBoxProvider],
+  exports: [Idempotency],
 })
 export class IdempotencyModule {}

@@ -5,8 +5,8 @@ import type { Principal } from '../auth/principal.js';
 import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
 import { InternalErrorMessage } from '../common/errors/internal-error-message.decorator.js';
-import { CurrentIdempotency, Idempotent } from '../idempotency/idempotent.decorator.js';
-import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
+import { ApiIdempotencyKey, IdempotencyKey } from '../idempotency/idempotency-key.decorator.js';
+import type { IdempotentRequest } from '../idempotency/idempotency.service.js';
 import { OtpSendResultDto } from './dto/otp-send-result.dto.js';
 import { OtpVerificationDto } from './dto/otp-verification.dto.js';
 import { SendOtpDto } from './dto/send-otp.dto.js';
@@ -47,12 +47,12 @@ export class OtpController {
   @ApiFailure(429, 'trop_de_requetes', 'Too many sends to this recipient in the window; see `Retry-After`', {
     errors: ["to: trop d'envois vers ce destinataire, réessayez dans 540 s"],
   })
-  @Idempotent()
+  @ApiIdempotencyKey()
   @InternalErrorMessage('erreur_application')
   send(
     @CurrentPrincipal() principal: Principal,
+    @IdempotencyKey() idempotency: IdempotentRequest | undefined,
     @Body() body: SendOtpDto,
-    @CurrentIdempotency() idempotency: IdempotencyScope | undefined,
   ): Promise<OtpSendResultDto> {
     return this.sendOtp.execute(principal, body, idempotency);
   }

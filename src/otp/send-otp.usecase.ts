@@ -13,6 +13,7 @@ import type { Sql } from '../database/sql.js';
 import { Database } from '../database/database.js';
 import { DeliveryQueue } from '../delivery/delivery-queue.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
+import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.service.js';
 import { MessageOutRepository } from '../sms/message-out.repository.js';
 import { SenderDirectory } from '../sender/sender-directory.js';
 import { SenderRepository } from '../sender/sender.repository.js';
@@ -61,12 +62,18 @@ export class SendOtp {
     private readonly billing: BillingService,
     private readonly ledger: LedgerRepository,
     private readonly delivery: DeliveryQueue,
+    private readonly idempotency: Idempotency,
     private readonly clock: Clock,
     @Inject(otpConfig.KEY) private readonly config: OtpConfig,
     @Inject(secretsConfig.KEY) private readonly secrets: SecretsConfig,
   ) {}
 
-  async execute(principal: Principal, dto: SendOtpDto, idempotency?: IdempotencyScope): Promise<OtpSendResultDto> {
+  /** With an Idempotency-Key, once per key: a retry gets the first answer. */
+  execute(principal: Principal, dto: SendOtpDto, idempotency?: IdempotentRequest): Promise<OtpSendResultDto> {
+    return this.idempotency.once(principal.accountId, idempotency, (scope) => this.send(principal, dto, scope));
+  }
+
+  private async send(principal: Principal, dto: SendOtpDto, idempotency?: IdempotencyScope): Promise<OtpSendResultDto> {
     const request = toSendRequest(dto);
     const now = this.clock.now();
     const uniqId = newId();

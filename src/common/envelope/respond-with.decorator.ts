@@ -1,12 +1,16 @@
-import { applyDecorators, HttpCode, SetMetadata, type Type } from '@nestjs/common';
+import { applyDecorators, HttpCode, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { AddRouteConfig } from '../http/route-config.js';
 import { successEnvelopeSchema } from './envelope.schema.js';
-
-export const ENVELOPE_METADATA = 'envelope:success';
 
 export interface SuccessEnvelope {
   status: number;
   message: string;
+}
+
+/** What `@RespondWith` leaves in the route's Fastify config, for EnvelopingFastifyAdapter. */
+export interface EnvelopeRouteConfig {
+  envelope?: SuccessEnvelope;
 }
 
 /**
@@ -16,7 +20,7 @@ export interface SuccessEnvelope {
 export function RespondWith(status: number, message: string, dataType?: Type<unknown>, description?: string) {
   const decorators = [
     HttpCode(status),
-    SetMetadata(ENVELOPE_METADATA, { status, message } satisfies SuccessEnvelope),
+    AddRouteConfig({ envelope: { status, message } } satisfies EnvelopeRouteConfig),
     ApiResponse({
       status,
       description: description ?? message,

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Envelope } from '../envelope/envelope.js';
+import { EnvelopingFastifyAdapter } from '../envelope/enveloping-fastify-adapter.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -46,13 +46,14 @@ export function addSecurityHeaders(fastify: FastifyInstance): void {
 }
 
 /**
- * Fastify as the service runs it: a request id on every request (taken from
- * X-Request-Id when it is well formed), and the envelope also for what is
+ * Fastify as the service runs it: routes answer in their success envelope
+ * (EnvelopingFastifyAdapter), every request gets a request id (taken from
+ * X-Request-Id when it is well formed), and the envelope is also given to what is
  * refused before routing: a URL the router cannot decode (404, it names no
  * route) and a request Node cannot parse (400, 408, or 431 for oversized headers).
  */
-export function createFastifyAdapter(logger: Logger): FastifyAdapter {
-  const adapter = new FastifyAdapter({
+export function createFastifyAdapter(logger: Logger): EnvelopingFastifyAdapter {
+  const adapter = new EnvelopingFastifyAdapter({
     loggerInstance: logger,
     // one summary line per request is written by the request-log hook instead
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),

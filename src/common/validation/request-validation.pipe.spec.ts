@@ -17,7 +17,7 @@ const invalid = (...errors: string[]): Envelope => ({ status: 400, message: 'err
 
 describe(RequestValidationPipe.name, () => {
   const pipe = new RequestValidationPipe();
-  const validate = (value: unknown, metatype: Type<unknown> = SendOtpDto) => pipe.transform(value, { type: 'body', metatype });
+  const validate = async (value: unknown, metatype: Type<unknown> = SendOtpDto) => pipe.transform(value, { type: 'body', metatype });
 
   async function refusal(value: unknown, metatype?: Type<unknown>): Promise<Envelope> {
     const error = await validate(value, metatype).then(
@@ -191,6 +191,12 @@ describe(RequestValidationPipe.name, () => {
         code: '482913',
       });
     });
+  });
+
+  it('leaves route parameters and custom arguments as they are', () => {
+    const principal = { accountId: 'a' };
+    expect(pipe.transform('0193-id', { type: 'param', metatype: String, data: 'id' })).toBe('0193-id');
+    expect(pipe.transform(principal, { type: 'custom', metatype: Object })).toBe(principal);
   });
 
   describe('with a body that is not an object', () => {

@@ -1,26 +1,22 @@
-import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
-import type { Principal } from '../auth/principal.js';
+import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import type { SecretBox } from '../common/crypto/secret-box.js';
 import type { Envelope } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { Database } from '../database/database.js';
-import { fingerprintOf } from './canonical-json.js';
 import { IdempotencyScope } from './idempotency-scope.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 import { IDEMPOTENCY_BOX } from './idempotency-box.js';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
-const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
 const IN_FLIGHT_MS = 60_000;
 const KEPT_MS = 24 * 3600_000;
 /** Answers a retry may replay; 429 and 5xx are not kept, so the client can try again. */
 const KEPT_STATUSES = new Set([200, 400, 402]);
 
+/** A request's `Idempotency-Key` and the fingerprint of its body (see IdempotencyKey). */
 export interface IdempotentRequest {
-  idempotency?: IdempotencyScope;
+  key: string;
+  fingerprint: string;
 }
 
 /**
@@ -29,7 +25,7 @@ export interface IdempotentRequest {
  * runs, a second one is refused (409).
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class Idempotency {
   constructor(
     private readonly database: Database,
     private readonly records: IdempotencyRepository,
@@ -37,22 +33,19 @@ export class IdempotencyInterceptor implements NestInterceptor {
     @Inject(IDEMPOTENCY_BOX) private readonly box: SecretBox,
   ) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const request = context.switchToHttp().getRequest<FastifyRequest & IdempotentRequest & { user: Principal }>();
-    const header = request.headers[IDEMPOTENCY_HEADER];
-    if (header === undefined) return next.handle();
-    if (typeof header !== 'string' || !KEY_PATTERN.test(header)) {
-      throw ApiError.invalidField('Idempotency-Key', 'doit faire de 1 à 255 caractères ASCII imprimables');
-    }
-
-    const { accountId } = request.user;
+  /**
+   * Runs `work` once per key: it gets the key's claim, in which it keeps its
+   * success answer inside its own transaction. Without a key it simply runs.
+   */
+  async once<T>(accountId: string, request: IdempotentRequest | undefined, work: (scope?: IdempotencyScope) => Promise<T>): Promise<T> {
+    if (!request) return work();
     const now = this.clock.now();
     const claim = await this.database.transaction((sql) =>
       this.records.claim(
         sql,
         accountId,
-        header,
-        fingerprintOf(request.body),
+        request.key,
+        request.fingerprint,
         now,
         new Date(now.getTime() + IN_FLIGHT_MS),
         new Date(now.getTime() + KEPT_MS),
@@ -60,8 +53,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
     switch (claim.kind) {
       case 'replay': {
-        const answer = JSON.parse(this.box.open(claim.answer.sealed)) as Envelope;
-        if (answer.status === 200) return of(answer.data);
+        const answer = JSON.parse(this.box.open(claim.answer.sealed)) as Envelope<T>;
+        if (answer.status === 200) return answer.data as T;
         throw new ApiError(answer);
       }
       case 'mismatch':
@@ -78,11 +71,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
         });
     }
 
-    const scope = new IdempotencyScope(this.records, this.box, accountId, header);
-    request.idempotency = scope;
-    return next.handle().pipe(
-      catchError((error: unknown) => from(this.settleFailure(scope, error)).pipe(mergeMap(() => throwError(() => error)))),
-    );
+    const scope = new IdempotencyScope(this.records, this.box, accountId, request.key);
+    try {
+      return await work(scope);
+    } catch (error) {
+      await this.settleFailure(scope, error);
+      throw error;
+    }
   }
 
   private async settleFailure(scope: IdempotencyScope, error: unknown): Promise<void> {
