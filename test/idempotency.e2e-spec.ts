@@ -107,6 +107,30 @@ describe('POST /v1/otp/send with Idempotency-Key', () => {
     expect(await countOf('otp', tenant)).toBe(1);
   });
 
+  it('leaves the key unused when the body is refused by validation', async () => {
+    const tenant = await createTenant(t);
+    const refused = await send(tenant, smsBody(TO, { otp_length: 9 }), KEY);
+    expect(refused.body).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['otp_length: doit être compris entre 4 et 6'] });
+    expect(await countOf('idempotency_record', tenant)).toBe(0);
+
+    const sent = await send(tenant, smsBody(TO), KEY);
+
+    expect(sent.body).toEqual(success);
+    expect(await countOf('otp', tenant)).toBe(1);
+  });
+
+  it('refuses a malformed key before reading the body', async () => {
+    const tenant = await createTenant(t);
+    const res = await send(tenant, smsBody(TO, { otp_length: 9 }), 'é');
+
+    expect(res.body).toEqual({
+      status: 400,
+      message: 'erreur_de_validation',
+      errors: ['Idempotency-Key: doit faire de 1 à 255 caractères ASCII imprimables'],
+    });
+    expect(await countOf('otp', tenant)).toBe(0);
+  });
+
   it('replays a 402 as it was, even after the balance was credited', async () => {
     const tenant = await createTenant(t, { balance: '1.00' });
     const first = await send(tenant, smsBody(TO), KEY);
