@@ -43,6 +43,9 @@ export function dataSourceOptions(config: DatabaseConfig): DataSourceOptions {
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
       db.pragma('cache_size = -16384');
+      // each unit of a group commit runs under a savepoint, whose journal would spill to a temporary file
+      // once the batch has touched 64 KB of pages, and be written there page by page
+      db.pragma('temp_store = MEMORY');
     },
   };
 }
