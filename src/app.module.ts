@@ -8,6 +8,7 @@ import { HttpModule } from './common/http/http.module.js';
 import { LoggingModule } from './common/logging/logging.module.js';
 import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { WalCheckpointModule } from './database/wal-checkpoint.module.js';
 import { GroupModule } from './group/group.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -20,6 +21,7 @@ import { SmsModule } from './sms/sms.module.js';
     AppConfigModule,
     CommonModule,
     DatabaseModule,
+    WalCheckpointModule,
     HttpModule,
     LoggingModule,
     MetricsModule,

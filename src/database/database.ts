@@ -63,7 +63,7 @@ export class Database implements BeforeApplicationShutdown {
   }
 
   private sqliteConnection(): SqliteConnection {
-    return (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+    return sqliteConnectionOf(this.dataSource);
   }
 
   private async mysqlUnit<T>(work: (sql: Sql) => Promise<T>, transactional: boolean): Promise<T> {
@@ -95,6 +95,11 @@ export class Database implements BeforeApplicationShutdown {
       }
     }
   }
+}
+
+/** better-sqlite3's connection under the ORM. */
+export function sqliteConnectionOf(dataSource: DataSource): SqliteConnection {
+  return (dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
 }
 
 function isRetryable(error: unknown): boolean {
