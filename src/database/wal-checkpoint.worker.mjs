@@ -10,9 +10,9 @@ connection.pragma('busy_timeout = 1000');
 function checkpoint() {
   try {
     const [{ log }] = connection.pragma('wal_checkpoint(PASSIVE)');
-    // the log starts over only once a checkpoint has caught up with its end; under steady writes a passive
-    // one may keep falling behind, so past maxFrames the writer waits while the whole log is copied
-    if (log > maxFrames) connection.pragma('wal_checkpoint(TRUNCATE)');
+    // the log starts over only when a writer finds it all copied, which under steady writes a passive
+    // checkpoint rarely leaves it: past maxFrames, writers wait while what the last one missed is copied
+    if (log > maxFrames) connection.pragma('wal_checkpoint(RESTART)');
   } catch (error) {
     parentPort.postMessage({ failed: String(error) });
   }

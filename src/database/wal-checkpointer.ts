@@ -5,8 +5,8 @@ import { databaseConfig, type DatabaseConfig } from '../config/database.config.j
 import { sqliteConnectionOf } from './database.js';
 
 const INTERVAL_MS = 100;
-/** Past this many frames (about 80 MB) in the log, writers wait for a full checkpoint. */
-const MAX_FRAMES = 20_000;
+/** Past this many frames (about 40 MB) in the log, writers wait for a checkpoint that lets it start over. */
+const MAX_FRAMES = 10_000;
 /** SQLite's own threshold, back in force whenever the worker is not running. */
 const AUTOMATIC_CHECKPOINT_PAGES = 1000;
 
