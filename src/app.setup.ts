@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { registerBodyParsers } from './common/http/body-parsers.js';
-import { addSecurityHeaders } from './common/http/http-server.js';
+import { addStandardHeaders } from './common/http/http-server.js';
 import { logEveryRequest } from './common/logging/request-log.js';
 import { setupSwagger } from './common/http/swagger.js';
 import { appConfig, type AppConfig } from './config/app.config.js';
@@ -13,13 +13,10 @@ export async function configureApp(app: NestFastifyApplication): Promise<void> {
   const config = app.get<AppConfig>(appConfig.KEY);
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
-  addSecurityHeaders(fastify);
+  addStandardHeaders(fastify);
   registerBodyParsers(fastify, config.bodyLimitBytes);
   logEveryRequest(fastify);
   recordRequestMetrics(fastify, app.get(Metrics));
-  fastify.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/live', 'health/ready', 'metrics'] });
   setupSwagger(app);
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const KEY_PATTERN = /^mk_(live|test)_[A-Za-z0-9_-]{43}$/;
 
@@ -14,6 +14,6 @@ export function generateApiKey(test: boolean): GeneratedApiKey {
   return { key, hash: hashApiKey(key), prefix: key.slice(0, 12) };
 }
 
-export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+export const hashApiKey = (key: string): string => hash('sha256', key, 'hex');
 
 export const isApiKeyShaped = (token: string): boolean => KEY_PATTERN.test(token);

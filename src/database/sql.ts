@@ -130,10 +130,23 @@ export class Sql {
 const NOTHING_WAITING: Statement[] = [];
 const START_TRANSACTION = 'START TRANSACTION';
 
-const insertStatement = (table: string, row: Record<string, Param>): string => {
+/** The last insert text built for each table, with its columns. */
+const insertTexts = new Map<string, { columns: string[]; text: string }>();
+
+/**
+ * The same text object for the same table and columns: statements are kept
+ * by their text, and a string built anew would be hashed anew at every look-up.
+ */
+function insertStatement(table: string, row: Record<string, Param>): string {
   const columns = Object.keys(row);
-  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-};
+  const known = insertTexts.get(table);
+  if (known && known.columns.length === columns.length && known.columns.every((column, index) => column === columns[index])) {
+    return known.text;
+  }
+  const text = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+  insertTexts.set(table, { columns, text });
+  return text;
+}
 
 const DAY_MS = 86_400_000;
 let formattedDay = NaN;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** JSON with object keys sorted at every level, so that equal bodies have one text. */
 export function canonicalJson(value: unknown): string {
@@ -13,4 +13,4 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** SHA-256 of the canonical JSON: what "the same body" means. */
-export const fingerprintOf = (body: unknown): string => createHash('sha256').update(canonicalJson(body)).digest('hex');
+export const fingerprintOf = (body: unknown): string => hash('sha256', canonicalJson(body), 'hex');

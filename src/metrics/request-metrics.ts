@@ -15,7 +15,7 @@ const CHANNELS = new Set(['SMS', 'EMAIL']);
 
 /** Observes every answer: latency by route and status, and OTP outcomes. */
 export function recordRequestMetrics(fastify: FastifyInstance, metrics: Metrics): void {
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
     metrics.requestDuration.observe({ method: request.method, route, status }, reply.elapsedTime / 1000);
@@ -24,6 +24,7 @@ export function recordRequestMetrics(fastify: FastifyInstance, metrics: Metrics)
     } else if (route === '/v1/otp/verify') {
       metrics.otpVerifications.inc({ outcome: outcome(VERIFY_OUTCOMES, status) });
     }
+    done();
   });
 }
 

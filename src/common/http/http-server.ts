@@ -37,10 +37,11 @@ const securityHeaders: Record<string, string> = (() => {
   return headers;
 })();
 
-/** Sets the security headers on every answer, before routing. */
-export function addSecurityHeaders(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', (_request, reply, done) => {
+/** Sets the security headers and X-Request-Id on every answer, before routing. */
+export function addStandardHeaders(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.headers(securityHeaders);
+    reply.header('x-request-id', request.id);
     done();
   });
 }
