@@ -1,5 +1,5 @@
 // npm run bench -- [--db sqlite|mysql|both] [--duration 8] [--warmup 3] [--connections 1,10,50] [--rounds 2] [--fill] [--quick]
-//                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 1,024 MB with
+//                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 2,048 MB with
 //                   --fill, whose 2,000,000 rows have indexes that 128 MB cannot hold)
 //
 // Builds the service, runs it in production mode (log level warn) on SQLite and then on MariaDB, and
@@ -38,7 +38,7 @@ const warmup = Number(args.quick ? 1 : args.warmup);
 const connectionCounts = (args.quick ? '50' : args.connections).split(',').map(Number);
 const rounds = Number(args.quick ? 1 : args.rounds);
 const databases = args.db === 'both' ? ['sqlite', 'mysql'] : [args.db];
-const bufferPoolMb = args['buffer-pool-mb'] ?? (args.fill ? '1024' : null);
+const bufferPoolMb = args['buffer-pool-mb'] ?? (args.fill ? '2048' : null);
 
 const SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 const MARIADB = { MARIADB_PORT: '3326', MARIADB_DATADIR: '/tmp/bench-mariadb-3326' };
