@@ -17,10 +17,9 @@ const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * Validates bodies against their DTO class with class-validator: strict JSON
  * types (no conversion), unknown fields dropped, and one `<field>: <text>`
  * per invalid field, its first failure. A body that could not be read is
- * answered here, after authentication. Bodies are flat JSON objects (the body
- * parser has already bounded their depth), so the DTO is filled by copying
- * their fields rather than through class-transformer, and every rule is
- * synchronous.
+ * answered here, after authentication. The DTOs are flat (no nested classes,
+ * no conversions), so a DTO is filled by copying the body's fields rather than
+ * through class-transformer, and every rule is synchronous.
  */
 @Injectable()
 export class RequestValidationPipe implements PipeTransform {
