@@ -11,6 +11,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { WalCheckpointModule } from './database/wal-checkpoint.module.js';
 import { GroupModule } from './group/group.module.js';
 import { HealthModule } from './health/health.module.js';
+import { JobsModule, JobWorkersModule } from './jobs/jobs.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OtpModule } from './otp/otp.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
@@ -26,6 +27,8 @@ import { SmsModule } from './sms/sms.module.js';
     LoggingModule,
     MetricsModule,
     ScheduleModule.forRoot(),
+    JobsModule,
+    JobWorkersModule,
     AuthModule,
     RateLimitModule,
     AccountModule,

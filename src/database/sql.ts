@@ -143,7 +143,7 @@ function insertStatement(table: string, row: Record<string, Param>): string {
   if (known && known.columns.length === columns.length && known.columns.every((column, index) => column === columns[index])) {
     return known.text;
   }
-  const text = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+  const text = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders(columns)})`;
   insertTexts.set(table, { columns, text });
   return text;
 }
@@ -185,6 +185,9 @@ export function readTime(value: string | Date | null): Date | null {
   if (value instanceof Date) return value;
   return new Date(`${value.replace(' ', 'T')}Z`);
 }
+
+/** `?, ?, ?` for an `IN (…)` list of these values. */
+export const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
 
 /** A boolean read back from either database (SQLite and MySQL both answer 0/1). */
 export const readBoolean = (value: unknown): boolean => value === true || value === 1 || value === '1';

@@ -1,12 +1,14 @@
-import { AsyncResource } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LedgerRepository } from '../billing/ledger.repository.js';
 import { Clock } from '../common/clock.js';
 import { deliveryConfig, type DeliveryConfig } from '../config/delivery.config.js';
 import type { SecretBox } from '../common/crypto/secret-box.js';
 import { Database } from '../database/database.js';
+import type { Sql } from '../database/sql.js';
+import { backoffMs } from '../jobs/backoff.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import { JobRunner } from '../jobs/job-runner.js';
+import type { Lease } from '../jobs/lease.js';
 import { Metrics } from '../metrics/metrics.js';
 import { DeliveryReceipts } from './delivery-receipts.js';
 import { DeliveryRecords } from './delivery-records.js';
@@ -19,32 +21,28 @@ import { PAYLOAD_BOX } from './payload-box.js';
 import { SandboxEmailProvider, SandboxSmsProvider } from './providers/sandbox.providers.js';
 import { SMS_PROVIDER, type SmsProvider } from './sms-provider.js';
 
-const BATCH_SIZE = 50;
-const POLL_INTERVAL_MS = 1_000;
 export const MAX_DELIVERY_ATTEMPTS = 10;
+const MAX_BACKOFF_MS = 30_000;
 
 type Outcome =
   | { entry: OutboxEntry; kind: 'sent'; provider: string; providerIds: string[]; receiptsExpected: boolean }
   | { entry: OutboxEntry; kind: 'failed'; provider: string | null; providerStatus: string | null }
   | { entry: OutboxEntry; kind: 'retry'; retryAt: Date; reason: string; resume: string | null };
-const MAX_BACKOFF_MS = 30_000;
 
 /**
- * Drains the outbox after commit: claims due entries, hands each to its
- * provider, and records the outcome. Hand-over is at-least-once: an entry
- * whose acceptance was not recorded before a crash is offered again when its
- * lease runs out; one recorded as accepted is never sent again.
+ * The outbox's job queue: hands each claimed entry to its provider, then
+ * records the batch's outcomes. Hand-over is at-least-once: an entry whose
+ * acceptance was not recorded before a crash is offered again when its lease
+ * runs out; one recorded as accepted is never sent again.
  */
 @Injectable()
-export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+export class OutboxDispatcher implements JobQueue<OutboxEntry> {
+  static readonly QUEUE = 'outbox';
+  readonly name = OutboxDispatcher.QUEUE;
+  readonly batchSize = 50;
+  readonly pollMs = 1_000;
+  readonly leaseMs: number;
   private readonly logger = new Logger(OutboxDispatcher.name);
-  private readonly claimer = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private running: Promise<void> | null = null;
-  private wanted = false;
-  private stopped = true;
-  private timer: NodeJS.Timeout | undefined;
-  /** Drains run in the dispatcher's own async context, not in that of the request that woke it. */
-  private readonly scope = new AsyncResource(OutboxDispatcher.name);
 
   constructor(
     private readonly database: Database,
@@ -53,61 +51,31 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
     private readonly receipts: DeliveryReceipts,
     private readonly ledger: LedgerRepository,
     private readonly clock: Clock,
+    private readonly jobs: JobRunner,
     @Inject(SMS_PROVIDER) private readonly smsProvider: SmsProvider,
     @Inject(EMAIL_PROVIDER) private readonly emailProvider: EmailProvider,
     private readonly sandboxSms: SandboxSmsProvider,
     private readonly sandboxEmail: SandboxEmailProvider,
     @Inject(PAYLOAD_BOX) private readonly box: SecretBox,
-    @Inject(deliveryConfig.KEY) private readonly config: DeliveryConfig,
+    @Inject(deliveryConfig.KEY) config: DeliveryConfig,
     private readonly metrics: Metrics,
   ) {
+    this.leaseMs = config.outboxLeaseSeconds * 1000;
+    jobs.register(this);
     smsProvider.onReady?.(() => void this.expedite('sms'));
   }
 
-  onApplicationBootstrap(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
-    this.timer.unref();
-    this.wake();
-  }
-
-  /** Stops claiming and waits for the entries already claimed to be settled. */
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  /** Asks for a drain soon; cheap to call after every committed send. */
+  /** Asks for a hand-over soon; cheap to call after every committed send. */
   wake(): void {
-    if (this.stopped) return;
-    this.wanted = true;
-    if (this.running) return;
-    this.running = this.scope.runInAsyncScope(() => this.drain())
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'outbox drain interrupted'))
-      .finally(() => {
-        this.running = null;
-        if (this.wanted) this.wake();
-      });
+    this.jobs.wake(this.name);
   }
 
-  /** Drains until nothing is due, and resolves then. */
-  async drainNow(): Promise<void> {
-    this.wake();
-    while (this.running) await this.running;
+  claim(sql: Sql, lease: Lease, now: Date, limit: number): Promise<OutboxEntry[]> {
+    return this.outbox.claim(sql, lease, now, limit);
   }
 
-  private async drain(): Promise<void> {
-    while (this.wanted && !this.stopped) {
-      this.wanted = false;
-      let claimed: OutboxEntry[];
-      do {
-        const now = this.clock.now();
-        const leaseUntil = new Date(now.getTime() + this.config.outboxLeaseSeconds * 1000);
-        claimed = await this.database.transaction((sql) => this.outbox.claim(sql, this.claimer, now, leaseUntil, BATCH_SIZE));
-        if (claimed.length > 0) await this.settle(await Promise.all(claimed.map((entry) => this.handOver(entry))));
-      } while (claimed.length === BATCH_SIZE && !this.stopped);
-    }
+  async process(entries: OutboxEntry[]): Promise<void> {
+    await this.settle(await Promise.all(entries.map((entry) => this.handOver(entry))));
   }
 
   /** Hands one entry to its provider; decides what becomes of it, without writing yet. */
@@ -194,7 +162,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
       this.logger.warn({ recordId: entry.recordId, provider, reason, attempts: entry.attempts }, 'message retries exhausted');
       return { entry, kind: 'failed', provider, providerStatus: null };
     }
-    const retryAt = new Date(this.clock.now().getTime() + backoffMs(entry.attempts));
+    const retryAt = new Date(this.clock.now().getTime() + backoffMs(entry.attempts, 1000, MAX_BACKOFF_MS));
     this.logger.log({ recordId: entry.recordId, provider, reason, retryAt }, 'message hand-over will be retried');
     const resume = error instanceof TransientDeliveryError && error.resume !== null ? error.resume : entry.resume;
     return { entry, kind: 'retry', retryAt, reason, resume };
@@ -207,10 +175,4 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnModuleDestroy
   private emailProviderFor(entry: OutboxEntry): EmailProvider {
     return entry.test ? this.sandboxEmail : this.emailProvider;
   }
-}
-
-/** Exponential, from 1 s, capped at 30 s, with ±20 % jitter so that retries spread out. */
-function backoffMs(attempts: number): number {
-  const base = Math.min(1000 * 2 ** (attempts - 1), MAX_BACKOFF_MS);
-  return Math.round(base * (0.8 + Math.random() * 0.4));
 }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { readBoolean, readTime, type Sql } from '../database/sql.js';
+import { placeholders, readBoolean, readTime, type Sql } from '../database/sql.js';
+import type { Lease } from '../jobs/lease.js';
+import { LeasedTable } from '../jobs/leased-table.js';
 
 export type OutboxKind = 'sms' | 'email';
 
@@ -46,10 +48,14 @@ interface OutboxRow {
   resume_state: string | null;
 }
 
+const OUTBOX = new LeasedTable('outbox', [
+  'id', 'kind', 'record_id', 'account_id', 'amount', 'payload', 'is_test', 'deliver_before', 'attempts', 'resume_state',
+]);
+
 /**
- * The durable queue between accepting a message and handing it over. An entry
- * is claimed by moving its `available_at` past a lease; if its claimer dies the
- * lease runs out and the entry is offered again. It is deleted once settled.
+ * The durable queue between accepting a message and handing it over, claimed
+ * as every job table is (LeasedTable): if its claimer dies the lease runs out
+ * and the entry is offered again. It is deleted once settled.
  */
 @Injectable()
 export class OutboxRepository {
@@ -69,20 +75,8 @@ export class OutboxRepository {
   }
 
   /** Claims up to `limit` due entries; other instances skip the rows this one holds. */
-  async claim(sql: Sql, claimer: string, now: Date, leaseUntil: Date, limit: number): Promise<OutboxEntry[]> {
-    const skipLocked = sql.dialect === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '';
-    const rows = await sql.all<OutboxRow>(
-      `SELECT id, kind, record_id, account_id, amount, payload, is_test, deliver_before, attempts, resume_state
-         FROM outbox WHERE available_at <= ? ORDER BY available_at, id LIMIT ${Number(limit)}${skipLocked}`,
-      [now],
-    );
-    if (rows.length === 0) return [];
-    const ids = rows.map((row) => Number(row.id));
-    // the rows are locked (MySQL) or the writer is this unit (SQLite): the lease travels with the commit
-    await sql.later(
-      `UPDATE outbox SET available_at = ?, claimed_by = ?, attempts = attempts + 1 WHERE id IN (${ids.map(() => '?').join(', ')})`,
-      [leaseUntil, claimer, ...ids],
-    );
+  async claim(sql: Sql, lease: Lease, now: Date, limit: number): Promise<OutboxEntry[]> {
+    const rows = await OUTBOX.claim<OutboxRow>(sql, lease, now, limit);
     return rows.map((row) => ({
       id: Number(row.id),
       kind: row.kind,
@@ -99,7 +93,7 @@ export class OutboxRepository {
 
   async remove(sql: Sql, ids: number[]): Promise<void> {
     if (ids.length === 0) return;
-    await sql.later(`DELETE FROM outbox WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+    await sql.later(`DELETE FROM outbox WHERE id IN (${placeholders(ids)})`, ids);
   }
 
   /** Offers the entry again at `at`, after a transient failure. */

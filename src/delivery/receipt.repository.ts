@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '../database/sql.js';
+import { placeholders, type Sql } from '../database/sql.js';
 import type { DeliveryReceipt, ReceiptOutcome } from './delivery-receipt.js';
 
 /** Receipts that arrived before their message's provider id was recorded, kept until it is. */
@@ -41,5 +41,3 @@ export class ReceiptRepository {
     return sql.run('DELETE FROM delivery_receipt WHERE received_at < ?', [before]);
   }
 }
-
-const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');

@@ -9,6 +9,7 @@ import { applicationLogger } from '../../src/common/logging/logger.js';
 import { Clock } from '../../src/common/clock.js';
 import { Database } from '../../src/database/database.js';
 import { OutboxDispatcher } from '../../src/delivery/outbox-dispatcher.js';
+import { JobRunner } from '../../src/jobs/job-runner.js';
 import { FakeClock } from './fake-clock.js';
 import { createTestDatabase } from './test-database.js';
 
@@ -19,6 +20,8 @@ export interface TestApp {
   database: Database;
   /** Hands every due outbox entry over now. */
   deliver(): Promise<void>;
+  /** Runs the named job queue until nothing is due. */
+  drain(queue: string): Promise<void>;
   /** Stops the dispatcher, so that messages stay pending until `resumeDelivery()`. */
   pauseDelivery(): Promise<void>;
   resumeDelivery(): void;
@@ -43,21 +46,23 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   await configureApp(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
+  const jobs = app.get(JobRunner);
 
   return {
     app,
     clock,
     admin: app.get(AdminService),
     database: app.get(Database),
-    deliver: () => app.get(OutboxDispatcher).drainNow(),
-    pauseDelivery: () => app.get(OutboxDispatcher).onModuleDestroy(),
-    resumeDelivery: () => app.get(OutboxDispatcher).onApplicationBootstrap(),
+    deliver: () => jobs.drainNow(OutboxDispatcher.QUEUE),
+    drain: (queue) => jobs.drainNow(queue),
+    pauseDelivery: () => jobs.pause(OutboxDispatcher.QUEUE),
+    resumeDelivery: () => jobs.resume(OutboxDispatcher.QUEUE),
     withDeliveryPaused: async (work) => {
-      await app.get(OutboxDispatcher).onModuleDestroy();
+      await jobs.pause(OutboxDispatcher.QUEUE);
       try {
         return await work();
       } finally {
-        app.get(OutboxDispatcher).onApplicationBootstrap();
+        jobs.resume(OutboxDispatcher.QUEUE);
       }
     },
     http: () => request(app.getHttpServer()),

@@ -1,0 +1,76 @@
+import { placeholders, type Param, type Sql } from '../database/sql.js';
+import { LeaseLost, type Lease } from './lease.js';
+
+/** Extra conditions on the rows a queue claims, ANDed with `available_at <= now`. */
+export interface ClaimFilter {
+  where: string;
+  params: readonly Param[];
+}
+
+/**
+ * The claim protocol on a table of jobs, the same for every queue: a row is
+ * due when its `available_at` has passed; claiming it moves `available_at` to
+ * the end of the lease, names the holder in `claimed_by` and counts the
+ * attempt, in the claiming transaction. On MySQL other instances skip the rows
+ * one holds (`FOR UPDATE SKIP LOCKED`); SQLite has a single writer. The table
+ * has `id`, `available_at`, `claimed_by` and `attempts` columns and an index
+ * on `(available_at, id)`.
+ */
+export class LeasedTable {
+  private readonly select: string;
+
+  constructor(
+    readonly table: string,
+    columns: readonly string[],
+  ) {
+    this.select = `SELECT ${columns.join(', ')} FROM ${table}`;
+  }
+
+  /** Up to `limit` due rows, oldest first, now leased to `lease.owner`. */
+  async claim<Row extends { id: number | string }>(sql: Sql, lease: Lease, now: Date, limit: number, filter?: ClaimFilter): Promise<Row[]> {
+    const skipLocked = sql.dialect === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '';
+    const rows = await sql.all<Row>(
+      `${this.select} WHERE available_at <= ?${filter ? ` AND ${filter.where}` : ''}
+        ORDER BY available_at, id LIMIT ${Number(limit)}${skipLocked}`,
+      [now, ...(filter?.params ?? [])],
+    );
+    if (rows.length === 0) return rows;
+    const ids = rows.map((row) => row.id);
+    // the rows are locked (MySQL) or the writer is this unit (SQLite): the lease travels with the commit
+    await sql.later(
+      `UPDATE ${this.table} SET available_at = ?, claimed_by = ?, attempts = attempts + 1 WHERE id IN (${placeholders(ids)})`,
+      [lease.until(now), lease.owner, ...ids],
+    );
+    return rows;
+  }
+
+  /** Extends the lease on the rows `lease.owner` still holds; returns how many it holds. */
+  renew(sql: Sql, ids: ReadonlyArray<number | string>, lease: Lease, now: Date): Promise<number> {
+    if (ids.length === 0) return Promise.resolve(0);
+    return sql.run(`UPDATE ${this.table} SET available_at = ? WHERE claimed_by = ? AND id IN (${placeholders(ids)})`, [
+      lease.until(now),
+      lease.owner,
+      ...ids,
+    ]);
+  }
+
+  /**
+   * In a unit of work that does part of a job: extends the claim, and throws
+   * LeaseLost (rolling the unit back) when another instance has taken the job
+   * over. The row stays locked until the unit commits, so the work and the
+   * claim it was done under commit together.
+   */
+  async hold(sql: Sql, queue: string, id: number | string, lease: Lease, now: Date): Promise<void> {
+    if ((await this.renew(sql, [id], lease, now)) !== 1) throw new LeaseLost(queue, id);
+  }
+
+  /** Gives rows back to every instance, due at `at` (a retry, or a shutdown handing work over). */
+  release(sql: Sql, ids: ReadonlyArray<number | string>, owner: string, at: Date): Promise<number> {
+    if (ids.length === 0) return Promise.resolve(0);
+    return sql.run(`UPDATE ${this.table} SET available_at = ?, claimed_by = NULL WHERE claimed_by = ? AND id IN (${placeholders(ids)})`, [
+      at,
+      owner,
+      ...ids,
+    ]);
+  }
+}
