@@ -8,7 +8,7 @@ import { HttpModule } from './common/http/http.module.js';
 import { LoggingModule } from './common/logging/logging.module.js';
 import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
-import { WalCheckpointModule } from './database/wal-checkpoint.module.js';
+import { DatabaseServerModule } from './database/database-server.module.js';
 import { GroupModule } from './group/group.module.js';
 import { HealthModule } from './health/health.module.js';
 import { JobsModule, JobWorkersModule } from './jobs/jobs.module.js';
@@ -22,7 +22,7 @@ import { SmsModule } from './sms/sms.module.js';
     AppConfigModule,
     CommonModule,
     DatabaseModule,
-    WalCheckpointModule,
+    DatabaseServerModule,
     HttpModule,
     LoggingModule,
     MetricsModule,

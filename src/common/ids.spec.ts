@@ -15,6 +15,13 @@ describe('newId', () => {
     expect(id >= uuidV7Floor(before)).toBe(true);
     expect(id < uuidV7Floor(new Date(Date.now() + 1))).toBe(true);
   });
+
+  it('starts at the millisecond it is given, so that a range of ids is a range of creation times', () => {
+    const at = new Date(Date.now() + 60_000);
+    const id = newId(at);
+    expect(id >= uuidV7Floor(at)).toBe(true);
+    expect(id < uuidV7Floor(new Date(at.getTime() + 1))).toBe(true);
+  });
 });
 
 describe('newLot', () => {

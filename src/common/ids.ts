@@ -8,11 +8,13 @@ const clock = { msecs: -Infinity, seq: 0 };
  * A UUID v7. Time-ordered identifiers keep primary-key indexes append-mostly,
  * and those of one process keep their order within a millisecond (a counter,
  * as the uuid library keeps it), but its random bytes come from the pool: the
- * library would ask the CSPRNG for them on every call.
+ * library would ask the CSPRNG for them on every call. Rows that lists filter
+ * by creation time take the time of their `created_at` (`at`), so that a range
+ * of ids is that range of creation times (see `createdRange`).
  */
-export function newId(): string {
+export function newId(at?: Date): string {
   const random = pooledRandomBytes(16);
-  const now = Date.now();
+  const now = at ? at.getTime() : Date.now();
   if (now > clock.msecs) {
     clock.msecs = now;
     clock.seq = random.readUInt32BE(6) & 0x7fffffff;

@@ -2,16 +2,20 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/database.config.js';
-import { ENTITIES } from './entities.js';
 import { mysqlDriver } from './mysql-driver.js';
 import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-schema.js';
 import { BalanceNeverNegative1764028800000 } from './migrations/1764028800000-balance-never-negative.js';
 
 export const MIGRATIONS = [InitialSchema1763769600000, BalanceNeverNegative1764028800000];
 
-/** TypeORM options for the configured database; the schema comes from migrations only. */
+/**
+ * TypeORM options for the configured database; the schema comes from migrations
+ * only. Entities are not listed here: each feature module registers its own
+ * (`TypeOrmModule.forFeature`), and the running service loads those
+ * (`autoLoadEntities`); migrations need none.
+ */
 export function dataSourceOptions(config: DatabaseConfig): DataSourceOptions {
-  const common = { entities: ENTITIES, migrations: MIGRATIONS, synchronize: false, logging: false } as const;
+  const common = { migrations: MIGRATIONS, synchronize: false, logging: false } as const;
   if (config.type === 'mysql') {
     return {
       ...common,

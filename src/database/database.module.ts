@@ -9,7 +9,7 @@ import { Database } from './database.js';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [databaseConfig.KEY],
-      useFactory: (config: DatabaseConfig) => ({ ...dataSourceOptions(config), migrationsRun: true }),
+      useFactory: (config: DatabaseConfig) => ({ ...dataSourceOptions(config), autoLoadEntities: true, migrationsRun: true }),
     }),
   ],
   providers: [Database],

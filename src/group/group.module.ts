@@ -1,9 +1,13 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { GroupMember } from './entities/group-member.entity.js';
+import { Group } from './entities/group.entity.js';
 import { GroupController } from './group.controller.js';
 import { GroupRepository } from './group.repository.js';
 import { GroupService } from './group.service.js';
 
 @Module({
+  imports: [TypeOrmModule.forFeature([Group, GroupMember])],
   controllers: [GroupController],
   providers: [GroupService, GroupRepository],
   exports: [GroupRepository],

@@ -58,13 +58,6 @@ export interface MessageOutView {
   author: { id: string; name: string; email: string | null } | null;
 }
 
-export interface ContactView {
-  id: string;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-}
-
 const VIEW_SELECT = `
   SELECT m.*,
          a.name AS company_name, a.email AS company_email, a.phone AS company_phone,
@@ -118,14 +111,6 @@ export class MessageOutRepository {
       [accountId, idOrLot],
     );
     return byLot ? toView(byLot) : null;
-  }
-
-  /** The account's contact with this number, the earliest if several. */
-  findContact(sql: Sql, accountId: string, phone: string): Promise<ContactView | undefined> {
-    return sql.get<ContactView>(
-      'SELECT id, name, email, phone FROM contact WHERE account_id = ? AND phone = ? ORDER BY created_at, id LIMIT 1',
-      [accountId, phone],
-    );
   }
 
   /** pending → sent, when the provider accepted the message; each part's id is kept when receipts will name it. */

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { isUlid, isUuid } from '../common/ids.js';
 import { toAmount } from '../common/money.js';
+import { ContactRepository, type ContactRef } from '../contact/contact.repository.js';
 import { Database } from '../database/database.js';
 import type { MessageOutDto } from './dto/message-out.dto.js';
-import { MessageOutRepository, type ContactView, type MessageOutView } from './message-out.repository.js';
+import { MessageOutRepository, type MessageOutView } from './message-out.repository.js';
 
 export const SMS_NOT_FOUND = 'id: aucun SMS pour cet identifiant ou ce lot';
 
@@ -13,13 +14,14 @@ export class SmsService {
   constructor(
     private readonly database: Database,
     private readonly messages: MessageOutRepository,
+    private readonly contacts: ContactRepository,
   ) {}
 
   async findOne(accountId: string, idOrLot: string): Promise<MessageOutDto> {
     const found = !isUuid(idOrLot) && !isUlid(idOrLot) ? null : await this.database.run(async (sql) => {
       const message = await this.messages.findByIdOrLot(sql, accountId, idOrLot);
       if (!message) return null;
-      const contact = await this.messages.findContact(sql, accountId, message.recipient);
+      const contact = await this.contacts.findByPhone(sql, accountId, message.recipient);
       return { message, contact: contact ?? null };
     });
     if (!found) throw ApiError.notFound('Non trouvé', [SMS_NOT_FOUND]);
@@ -27,7 +29,7 @@ export class SmsService {
   }
 }
 
-function toMessageOutDto(message: MessageOutView, contact: ContactView | null): MessageOutDto {
+function toMessageOutDto(message: MessageOutView, contact: ContactRef | null): MessageOutDto {
   return {
     company_id: message.accountId,
     uniq_id: message.uniqId,

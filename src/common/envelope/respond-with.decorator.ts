@@ -1,5 +1,5 @@
 import { applyDecorators, HttpCode, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, getSchemaPath, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
 import { AddRouteConfig } from '../http/route-config.js';
 import { successEnvelopeSchema } from './envelope.schema.js';
 
@@ -18,15 +18,21 @@ export interface EnvelopeRouteConfig {
  * response, in one place so that behaviour and documentation cannot drift.
  */
 export function RespondWith(status: number, message: string, dataType?: Type<unknown>, description?: string) {
-  const decorators = [
+  return respondWithSchema(status, message, dataType && { $ref: getSchemaPath(dataType) }, dataType ? [dataType] : [], description);
+}
+
+/** `@RespondWith` for a `data` described by a schema, with the models it refers to. */
+export function respondWithSchema(
+  status: number,
+  message: string,
+  data: SchemaObject | ReferenceObject | undefined,
+  models: Array<Type<unknown>>,
+  description?: string,
+) {
+  return applyDecorators(
     HttpCode(status),
     AddRouteConfig({ envelope: { status, message } } satisfies EnvelopeRouteConfig),
-    ApiResponse({
-      status,
-      description: description ?? message,
-      schema: successEnvelopeSchema(status, message, dataType ? { $ref: getSchemaPath(dataType) } : undefined),
-    }),
-  ];
-  if (dataType) decorators.push(ApiExtraModels(dataType));
-  return applyDecorators(...decorators);
+    ApiResponse({ status, description: description ?? message, schema: successEnvelopeSchema(status, message, data) }),
+    ...(models.length > 0 ? [ApiExtraModels(...models)] : []),
+  );
 }

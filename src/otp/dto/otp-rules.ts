@@ -1,4 +1,5 @@
-import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import type { ValidationArguments } from 'class-validator';
+import { rule } from '../../common/validation/rule.js';
 import { isValidSenderName } from '../../sender/sender-name.js';
 import { EMAIL_INVALID, parseEmail, parsePhone, PHONE_INVALID } from '../recipient.js';
 
@@ -11,17 +12,6 @@ const channelOf = (args: ValidationArguments): Channel | undefined => {
   const channel = (args.object as { channel?: unknown }).channel;
   return channel === 'SMS' || channel === 'EMAIL' ? channel : undefined;
 };
-
-function rule(name: string, validate: (value: unknown, args: ValidationArguments) => boolean, message: (args: ValidationArguments) => string) {
-  return (options?: ValidationOptions) => (target: object, propertyName: string) =>
-    registerDecorator({
-      name,
-      target: target.constructor,
-      propertyName,
-      options: { message, ...options },
-      validator: { validate },
-    });
-}
 
 /** `to` is a phone number in international form for SMS, an e-mail address for EMAIL. */
 export const IsRecipientForChannel = rule(
