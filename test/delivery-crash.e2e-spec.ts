@@ -3,6 +3,7 @@ import { freePort, runCli, startServer, type ServerProcess } from './support/pro
 import { queryServerDatabase as query } from './support/server-database.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { until } from './support/until.js';
+import { checkedFetch } from './support/openapi-answers.js';
 
 const SECRET = 'delivery-crash-secret-0123456789abcdef0123';
 const SENDS = 20;
@@ -28,7 +29,7 @@ describe('SMPP delivery across a server killed with SIGKILL', () => {
     if (!server.stdout().includes('Serving on')) throw new Error(`the server did not start: ${server.stderr()}`);
   };
   const send = async (to: string) => {
-    const response = await fetch(`${base}/v1/otp/send`, {
+    const response = await checkedFetch(`${base}/v1/otp/send`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${account.api_key}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ channel: 'SMS', to, message: 'Code ##OTP##', otp_expiry: 3600 }),

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startServer, type ServerProcess } from './support/processes.js';
+import { checkedFetch } from './support/openapi-answers.js';
 
 const STRONG = 'x'.repeat(40);
 
@@ -38,7 +39,7 @@ describe('first run', () => {
     const key = /mk_live_[A-Za-z0-9_-]{43}/.exec(server.stdout())?.[0];
     expect(key).toBeDefined();
 
-    const response = await fetch(`http://127.0.0.1:${port}/v1/account`, { headers: { Authorization: `Bearer ${key}` } });
+    const response = await checkedFetch(`http://127.0.0.1:${port}/v1/account`, { headers: { Authorization: `Bearer ${key}` } });
     expect(await response.json()).toEqual({
       status: 200,
       message: 'OK',
@@ -50,7 +51,7 @@ describe('first run', () => {
     server = await startServer(embedded(port));
     expect(server.stdout()).toContain('Serving on');
     expect(server.stdout()).not.toMatch(/mk_live_/);
-    const again = await fetch(`http://127.0.0.1:${port}/v1/account`, { headers: { Authorization: `Bearer ${key}` } });
+    const again = await checkedFetch(`http://127.0.0.1:${port}/v1/account`, { headers: { Authorization: `Bearer ${key}` } });
     expect(again.status).toBe(200);
   });
 
@@ -58,7 +59,7 @@ describe('first run', () => {
     const port = await freePort();
     server = await startServer(embedded(port, { LOG_LEVEL: 'info' }));
     const key = /mk_live_[A-Za-z0-9_-]{43}/.exec(server.stdout())![0];
-    await fetch(`http://127.0.0.1:${port}/v1/otp/send`, {
+    await checkedFetch(`http://127.0.0.1:${port}/v1/otp/send`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ channel: 'SMS', to: '+2250707071234', message: 'Code ##OTP##' }),
@@ -92,7 +93,7 @@ describe('first run', () => {
     server = await startServer(embedded(port, { NODE_ENV: 'production', JWT_SECRET: STRONG, OTP_SECRET: STRONG }));
     expect(server.stdout()).toContain('Serving on');
     expect(server.stdout()).not.toMatch(/mk_live_/);
-    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    const health = await checkedFetch(`http://127.0.0.1:${port}/health`);
     expect(health.status).toBe(200);
   });
 

@@ -6,6 +6,7 @@ import type { Response } from 'supertest';
 import { createTenant, smsBody, type Tenant } from './support/fixtures.js';
 import { freePort, runCli, startServer, type ServerProcess } from './support/processes.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { checkedFetch } from './support/openapi-answers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const BODY_LIMIT = 2048;
@@ -180,7 +181,7 @@ describe('Logs of the running service', () => {
       const headers: Record<string, string> = { 'X-Request-Id': id };
       if (init.bearer) headers.Authorization = `Bearer ${init.bearer}`;
       if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-      const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: init.method ?? 'GET', headers, body: init.body });
+      const res = await checkedFetch(`http://127.0.0.1:${port}${path}`, { method: init.method ?? 'GET', headers, body: init.body });
       const body = (await res.json()) as { data?: { code?: string } };
       expect(res.status).toBe(expected.status);
       calls.push({ id, accountId: expected.authenticated === false ? null : accountId, route: expected.route, status: expected.status });
@@ -218,7 +219,7 @@ describe('Logs of the running service', () => {
     await call({ route: '/v1/sms/out/:id', status: 404 }, '/v1/sms/out/no-such-message', { bearer: apiKey });
     await call({ route: null, status: 404, authenticated: false }, '/v1/no-such-route', { bearer: apiKey });
 
-    const unnamed = await fetch(`http://127.0.0.1:${port}/v1/account`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    const unnamed = await checkedFetch(`http://127.0.0.1:${port}/v1/account`, { headers: { Authorization: `Bearer ${apiKey}` } });
     unnamedId = unnamed.headers.get('x-request-id') ?? '';
 
     const written = (output: string) =>

@@ -2,6 +2,7 @@ import { createConnection, type Connection, type RowDataPacket } from 'mysql2/pr
 import { freePort, runCli, startServer, type ServerProcess } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { waitFor } from '../support/until.js';
+import { checkedFetch } from '../support/openapi-answers.js';
 
 const SECRET = 'two-instances-e2e-secret-0123456789abcde';
 const COST = 2.5;
@@ -31,7 +32,7 @@ describe('two instances on one MariaDB', () => {
   const bases: string[] = [];
 
   const call = async (instance: number, method: string, path: string, key: string, body?: object): Promise<Answer> => {
-    const response = await fetch(`${bases[instance % 2]}${path}`, {
+    const response = await checkedFetch(`${bases[instance % 2]}${path}`, {
       method,
       headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,

@@ -11,6 +11,7 @@ import { Database } from '../../src/database/database.js';
 import { OutboxDispatcher } from '../../src/delivery/outbox-dispatcher.js';
 import { JobRunner } from '../../src/jobs/job-runner.js';
 import { FakeClock } from './fake-clock.js';
+import { checkedAgainst, OpenApiAnswers } from './openapi-answers.js';
 import { createTestDatabase } from './test-database.js';
 
 export interface TestApp {
@@ -27,6 +28,7 @@ export interface TestApp {
   resumeDelivery(): void;
   /** Runs `work` with the dispatcher stopped, and restarts it afterwards. */
   withDeliveryPaused<T>(work: () => Promise<T>): Promise<T>;
+  /** A client whose every answer must be one the OpenAPI document describes, or the call fails. */
   http(): ReturnType<typeof request>;
   close(): Promise<void>;
 }
@@ -45,8 +47,10 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const app = moduleRef.createNestApplication<NestFastifyApplication>(adapter, { bodyParser: false, logger: false });
   await configureApp(app);
   await app.init();
-  await app.getHttpAdapter().getInstance().ready();
+  const fastify = app.getHttpAdapter().getInstance();
+  await fastify.ready();
   const jobs = app.get(JobRunner);
+  const answers = new OpenApiAnswers((await fastify.inject({ method: 'GET', url: '/docs-json' })).json());
 
   return {
     app,
@@ -65,10 +69,11 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         jobs.resume(OutboxDispatcher.QUEUE);
       }
     },
-    http: () => request(app.getHttpServer()),
+    http: () => checkedAgainst(answers, request(app.getHttpServer())),
     close: async () => {
       await app.close();
       await database.drop();
     },
   };
 }
+

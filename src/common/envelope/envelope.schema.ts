@@ -11,7 +11,7 @@ export function successEnvelopeSchema(status: number, message: string, data?: Sc
     type: 'object',
     required: data ? ['status', 'message', 'data'] : ['status', 'message'],
     properties: {
-      status: { type: 'integer', example: status },
+      status: { type: 'integer', enum: [status], example: status },
       message: { type: 'string', example: message },
       ...(data ? { data } : {}),
     },
@@ -22,7 +22,7 @@ export function successEnvelopeSchema(status: number, message: string, data?: Sc
 export function errorEnvelopeSchema(status: number, message: string, options: ErrorSchemaOptions = {}): SchemaObject {
   const required = ['status', 'message'];
   const properties: Record<string, SchemaObject> = {
-    status: { type: 'integer', example: status },
+    status: { type: 'integer', enum: [status], example: status },
     message: { type: 'string', example: message },
   };
   if (options.errors) {

@@ -11,9 +11,10 @@ Authenticate with \`Authorization: Bearer <token>\`, where the token is an API k
 
 const JSON_CONTENT = 'application/json';
 
-/** Serves the OpenAPI 3 document at /docs-json and Swagger UI at /docs. */
+/** Serves the OpenAPI 3.1 document at /docs-json and Swagger UI at /docs. */
 export function setupSwagger(app: NestFastifyApplication): OpenAPIObject {
   const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
     .setTitle('Messaging and OTP API')
     .setDescription(DESCRIPTION)
     .setVersion('1.0.0')
@@ -34,8 +35,9 @@ export function setupSwagger(app: NestFastifyApplication): OpenAPIObject {
 
 /**
  * The guard protects every route that is not @Public(); the document says so:
- * each such operation gets both security schemes and the 401 and 503 answers,
- * and each operation with a body the 413 and 415 answers.
+ * each such operation gets both security schemes and the 401, 429 (the
+ * credential's rate limit) and 503 answers, each operation with a body the 413
+ * and 415 answers, and every operation the 500 of an unexpected failure.
  */
 function secureByDefault(document: OpenAPIObject): OpenAPIObject {
   for (const pathItem of Object.values(document.paths)) {
@@ -44,6 +46,7 @@ function secureByDefault(document: OpenAPIObject): OpenAPIObject {
       if (!operation) continue;
       // the plugin documents 201 for each @Post without a literal @HttpCode; @RespondWith sets the real one
       if (operation.responses[200]) delete operation.responses[201];
+      addResponse(operation, 500, 'erreur_interne', 'An unexpected failure, logged with the request id');
       if (operation['x-public']) {
         delete operation['x-public'];
         operation.security = [];
@@ -51,6 +54,9 @@ function secureByDefault(document: OpenAPIObject): OpenAPIObject {
       }
       operation.security = [{ jwt: [] }, { 'api-key': [] }];
       addResponse(operation, 401, 'Non autorisé', 'Missing, malformed, expired, revoked or unknown credentials');
+      addResponse(operation, 429, 'trop_de_requetes', 'The credential made too many requests this minute; see `Retry-After`', [
+        'requêtes: limite de 600 requêtes par minute atteinte, réessayez dans 12 s',
+      ]);
       addResponse(operation, 503, 'service_indisponible', 'The database cannot be reached');
       if (operation.requestBody) {
         addResponse(operation, 413, 'requete_trop_volumineuse', 'The body is larger than the limit');
@@ -61,6 +67,6 @@ function secureByDefault(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
-function addResponse(operation: OperationObject, status: number, message: string, description: string): void {
-  operation.responses[status] ??= { description, content: { [JSON_CONTENT]: { schema: errorEnvelopeSchema(status, message) } } };
+function addResponse(operation: OperationObject, status: number, message: string, description: string, errors?: string[]): void {
+  operation.responses[status] ??= { description, content: { [JSON_CONTENT]: { schema: errorEnvelopeSchema(status, message, { errors }) } } };
 }
