@@ -1,27 +1,24 @@
 import { Module } from '@nestjs/common';
 import { webhookConfig, type WebhookConfig } from '../config/webhook.config.js';
 import { AccountWebhookController } from './account-webhook.controller.js';
-import { AccountWebhookRepository } from './account-webhook.repository.js';
 import { systemResolver, URL_GUARD, UrlGuard, WEBHOOK_RESOLVER, type Resolver } from './url-guard.js';
 import { WEBHOOK_SENDER, WebhookDispatcher } from './webhook-dispatcher.js';
 import { WebhookEventRepository } from './webhook-event.repository.js';
 import { WebhookEvents } from './webhook-events.js';
 import { WebhookHousekeeping } from './webhook.housekeeping.js';
-import { webhookSecretBoxProvider, WebhookSecretService } from './webhook-secret.service.js';
+import { WebhookSecretsModule } from './webhook-secrets.module.js';
 import { WebhookSender } from './webhook-sender.js';
 import { WebhookSettingsService } from './webhook-settings.service.js';
 import { WebhookSubjects } from './webhook-subjects.js';
 
 /** The account's webhook settings and secrets, the webhook outbox and its dispatcher. */
 @Module({
+  imports: [WebhookSecretsModule],
   controllers: [AccountWebhookController],
   providers: [
-    AccountWebhookRepository,
     WebhookEventRepository,
     WebhookEvents,
     WebhookSubjects,
-    WebhookSecretService,
-    webhookSecretBoxProvider,
     WebhookSettingsService,
     WebhookDispatcher,
     WebhookHousekeeping,
