@@ -40,7 +40,8 @@ export class WebhookDispatcher implements JobQueue<ClaimedWebhookEvent>, OnAppli
   readonly name = WEBHOOK_QUEUE;
   readonly batchSize = 50;
   readonly pollMs = 500;
-  readonly leaseMs = 60_000;
+  /** Twice an attempt's longest time, renewed while a batch is in hand: an instance that died is taken over soon after. */
+  readonly leaseMs: number;
   private readonly logger = new Logger(WebhookDispatcher.name);
 
   constructor(
@@ -54,6 +55,7 @@ export class WebhookDispatcher implements JobQueue<ClaimedWebhookEvent>, OnAppli
     @Inject(webhookConfig.KEY) private readonly config: WebhookConfig,
     jobs: JobRunner,
   ) {
+    this.leaseMs = Math.max(5_000, 2 * config.timeoutMs);
     jobs.register(this);
   }
 

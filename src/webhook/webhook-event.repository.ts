@@ -102,14 +102,21 @@ export class WebhookEventRepository {
     await this.finish(sql, event.id, outcome, owner);
   }
 
-  /** Settles or reschedules a claimed event (no attempt made: its webhook is gone or disabled). */
+  /**
+   * Reschedules a claimed event for every instance, or settles it (keeping
+   * who settled it); also for an event dropped without an attempt (its webhook
+   * was removed or disabled).
+   */
   async finish(sql: Sql, id: string, outcome: EventOutcome, owner: string): Promise<void> {
-    await sql.later('UPDATE webhook_event SET state = ?, available_at = ?, claimed_by = NULL WHERE id = ? AND claimed_by = ?', [
-      outcome.state,
-      outcome.state === 'pending' ? outcome.retryAt : null,
-      id,
-      owner,
-    ]);
+    if (outcome.state === 'pending') {
+      await sql.later("UPDATE webhook_event SET state = 'pending', available_at = ?, claimed_by = NULL WHERE id = ? AND claimed_by = ?", [
+        outcome.retryAt,
+        id,
+        owner,
+      ]);
+    } else {
+      await sql.later('UPDATE webhook_event SET state = ?, available_at = NULL WHERE id = ? AND claimed_by = ?', [outcome.state, id, owner]);
+    }
   }
 
   /** The latest event about a record of the account: the one a resend queues again. */
