@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { SANDBOX_RECIPIENTS } from '../src/delivery/providers/sandbox.providers.js';
 import { WEBHOOK_RESOLVER, type Resolver } from '../src/webhook/url-guard.js';
 import { WEBHOOK_QUEUE } from '../src/webhook/webhook-events.js';
+import { WebhookHousekeeping } from '../src/webhook/webhook.housekeeping.js';
 import { createTenant, smsBody, type Tenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { until } from './support/until.js';
@@ -323,6 +324,25 @@ describe('webhooks', () => {
       disabled_at: null,
       secret: null,
     });
+  });
+
+  it('purges settled events and attempts after 30 days, and keeps events still waiting for a retry', async () => {
+    const tenant = await sandboxTenant();
+    receiver.on('/old-ok', (_, response) => response.writeHead(200).end());
+    receiver.on('/old-down', (_, response) => response.writeHead(500).end());
+    const settled = await send(tenant, '+2250707070730', receiver.url('/old-ok'));
+    const waiting = await send(tenant, '+2250707070731', receiver.url('/old-down'));
+    await Promise.all([hooksAt('/old-ok', 1), hooksAt('/old-down', 1)]);
+    const eventsOf = (id: string) => t.database.run((sql) => sql.all<{ id: string; state: string }>('SELECT id, state FROM webhook_event WHERE subject_id = ?', [id]));
+    await until(() => eventsOf(waiting), (rows) => rows.length === 1 && rows[0]!.state === 'pending');
+    await until(() => eventsOf(settled), (rows) => rows.length === 1 && rows[0]!.state === 'delivered');
+    const [kept] = await eventsOf(waiting);
+
+    t.clock.advance(31 * 86_400);
+    await t.app.get(WebhookHousekeeping).purge();
+    expect(await eventsOf(settled)).toEqual([]);
+    expect(await eventsOf(waiting)).toEqual([{ id: kept!.id, state: 'pending' }]);
+    expect(await attempts(kept!.id)).toEqual([]);
   });
 
   it.each([
