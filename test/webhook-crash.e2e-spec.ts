@@ -1,4 +1,4 @@
-import { freePort, runCli, startServer, type ServerProcess } from './support/processes.js';
+import { freePort, productionEnv, runCli, startServer, type ServerProcess } from './support/processes.js';
 import { queryServerDatabase as query } from './support/server-database.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { until } from './support/until.js';
@@ -38,17 +38,7 @@ describe('webhook delivery across a server killed with SIGKILL', () => {
     receiver.on('/hook', () => undefined);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    env = {
-      ...database.env,
-      PORT: String(port),
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      JWT_SECRET: SECRET,
-      OTP_SECRET: SECRET,
-      RATE_LIMIT_PER_MINUTE: '0',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      WEBHOOK_TIMEOUT_MS: '3000',
-    };
+    env = productionEnv(database.env, SECRET, { PORT: String(port), WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '3000' });
     account = runCli(env, 'account:create', '--name', 'Crash Webhooks', '--balance', '1000').json as typeof account;
     await serve();
     expect((await call('PUT', '/v1/account/webhook', { url: receiver.url('/hook'), events: ['sms.sent'] })).status).toBe(200);

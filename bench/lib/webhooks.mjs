@@ -1,6 +1,7 @@
 // Webhook fan-out: events put in the webhook outbox with bulk SQL, then timed until a local receiver has them all.
 import { createServer } from 'node:http';
 import { v7 as uuidv7 } from 'uuid';
+import { mysqlConnection } from './fill.mjs';
 
 const BATCH = 1000;
 
@@ -66,15 +67,7 @@ async function sqliteWriter(env) {
 }
 
 async function mysqlWriter(env) {
-  const { createConnection } = await import('mysql2/promise');
-  const connection = await createConnection({
-    host: env.DB_HOST,
-    port: Number(env.DB_PORT),
-    user: env.DB_USER,
-    password: env.DB_PASSWORD,
-    database: env.DB_NAME,
-    timezone: 'Z',
-  });
+  const connection = await mysqlConnection(env);
   return {
     insert: async (rows) =>
       connection.query(

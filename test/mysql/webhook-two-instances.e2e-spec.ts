@@ -1,4 +1,4 @@
-import { freePort, runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { freePort, productionEnv, runCli, startServer, type ServerProcess } from '../support/processes.js';
 import { queryServerDatabase as query } from '../support/server-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { until } from '../support/until.js';
@@ -21,15 +21,7 @@ describe('webhook dispatch by two instances on one MariaDB', () => {
     receiver = await new WebhookReceiver().start();
     // slow enough that both instances hold batches at once
     receiver.on('/hook', (_, response) => setTimeout(() => response.writeHead(200).end('ok'), 50));
-    env = {
-      ...database.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      JWT_SECRET: SECRET,
-      OTP_SECRET: SECRET,
-      RATE_LIMIT_PER_MINUTE: '0',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    };
+    env = productionEnv(database.env, SECRET, { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     account = runCli(env, 'account:create', '--name', 'Two Webhooks', '--balance', '1000').json as typeof account;
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
