@@ -1,4 +1,6 @@
 // npm run bench -- [--db sqlite|mysql|both] [--duration 8] [--warmup 3] [--connections 1,10,50] [--rounds 2] [--fill] [--quick]
+//                   [--webhook-events N] (webhook fan-out size, default 20000) [--webhooks-only] (the fan-out alone)
+//                   [--port N] (ours on N, the baseline on N + 1; default 3401) [--mariadb-port N] (default 3326)
 //                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 2,048 MB with
 //                   --fill, whose 2,000,000 rows have indexes that 128 MB cannot hold)
 //
@@ -12,6 +14,8 @@
 // 1,000,000 messages with bulk SQL, lets the database write back what the load left, warms up again and
 // measures them again, both times interleaved with the baseline, whose change between the two phases is
 // the machine's.
+// Then the webhook fan-out: N due events written to the webhook outbox with bulk SQL, each to a receiver in
+// this process; events delivered per second (signed, every attempt recorded) from the first to the last received.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +24,7 @@ import { fill } from './lib/fill.mjs';
 import { baseline, harvest, measure, nextRecipient, ours } from './lib/load.mjs';
 import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, startNode } from './lib/processes.mjs';
 import { printTable } from './lib/report.mjs';
+import { webhookFanOut } from './lib/webhooks.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,6 +36,10 @@ const { values: args } = parseArgs({
     fill: { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
     'buffer-pool-mb': { type: 'string' },
+    'webhook-events': { type: 'string', default: '20000' },
+    'webhooks-only': { type: 'boolean', default: false },
+    port: { type: 'string', default: '3401' },
+    'mariadb-port': { type: 'string', default: '3326' },
   },
 });
 const duration = Number(args.quick ? 4 : args.duration);
@@ -41,10 +50,10 @@ const databases = args.db === 'both' ? ['sqlite', 'mysql'] : [args.db];
 const bufferPoolMb = args['buffer-pool-mb'] ?? (args.fill ? '2048' : null);
 
 const SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
-const MARIADB = { MARIADB_PORT: '3326', MARIADB_DATADIR: '/tmp/bench-mariadb-3326' };
+const MARIADB = { MARIADB_PORT: args['mariadb-port'], MARIADB_DATADIR: `/tmp/bench-mariadb-${args['mariadb-port']}` };
 const METRICS_TOKEN = 'bench-metrics-token';
-const OURS_PORT = 3401;
-const BASELINE_PORT = 3402;
+const OURS_PORT = Number(args.port);
+const BASELINE_PORT = OURS_PORT + 1;
 
 build();
 const report = {
@@ -63,7 +72,10 @@ mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
 const file = join(ROOT, 'bench', 'results', `${report.started.replace(/[:.]/g, '-')}.json`);
 writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-for (const [db, result] of Object.entries(report.databases)) printTable(db, result);
+for (const [db, result] of Object.entries(report.databases)) {
+  printTable(db, result);
+  console.log(`${db} webhook fan-out: ${result.webhooks.per_second} events/s (${result.webhooks.delivered} events in ${result.webhooks.seconds} s)`);
+}
 console.log(`\nfigures written to ${file}`);
 
 async function benchDatabase(db) {
@@ -87,6 +99,8 @@ async function benchDatabase(db) {
     // counted as in production, but high enough never to refuse the load
     RATE_LIMIT_PER_MINUTE: '1000000000',
     METRICS_TOKEN,
+    // the fan-out's receiver listens on 127.0.0.1
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     ...(db === 'sqlite'
       ? { DB_TYPE: 'sqlite', DB_PATH: join(work, 'messaging.sqlite') }
       : { DB_TYPE: 'mysql', DB_HOST: mysql.host, DB_PORT: mysql.port, DB_USER: mysql.user, DB_PASSWORD: mysql.password, DB_NAME: 'app_bench' }),
@@ -192,7 +206,9 @@ async function benchDatabase(db) {
     }
   };
 
-  if (args.fill) {
+  if (args['webhooks-only']) {
+    // the route scenarios are skipped
+  } else if (args.fill) {
     result.fill = await fillComparison({ server, reference, oursEnv, account, run, warmUp, scenarios, references, result });
   } else {
     await warmUp(scenarios);
@@ -208,6 +224,10 @@ async function benchDatabase(db) {
     }
   }
   for (const scenario of scenarios) result.scenarios[scenario.name] && (result.scenarios[scenario.name].against = scenario.against);
+
+  const fanOutAccount = runCli(oursEnv, 'account:create', '--name', 'Bench webhooks', '--balance', '0', '--sender', 'HOOKS');
+  result.webhooks = await webhookFanOut(oursEnv, fanOutAccount.account_id, Number(args['webhook-events']));
+  console.log(`webhook fan-out: ${result.webhooks.delivered} of ${result.webhooks.events} events in ${result.webhooks.seconds} s, ${result.webhooks.per_second} events/s`);
 
   await server.stop();
   await reference.stop();

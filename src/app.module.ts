@@ -16,6 +16,7 @@ import { MetricsModule } from './metrics/metrics.module.js';
 import { OtpModule } from './otp/otp.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { SmsModule } from './sms/sms.module.js';
+import { WebhookModule } from './webhook/webhook.module.js';
 
 @Module({
   imports: [
@@ -34,6 +35,7 @@ import { SmsModule } from './sms/sms.module.js';
     AccountModule,
     OtpModule,
     SmsModule,
+    WebhookModule,
     GroupModule,
     HealthModule,
     AdminModule,

@@ -61,6 +61,18 @@ describe('cli', () => {
     expect((await get('/v1/account', account.api_key)).body.data.balance).toBe(20);
   });
 
+  it('account:webhook-secret rotates the signing secret and prints it once; the previous one still signs', async () => {
+    const first = ok('account:webhook-secret', '--account', account.account_id);
+    expect(first).toEqual({ secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });
+    const second = ok('account:webhook-secret', '--account', account.account_id);
+    expect(second.secret).not.toBe(first.secret);
+    const stored = await t.database.run((sql) =>
+      sql.get<{ secret: string; previous_secret: string }>('SELECT secret, previous_secret FROM account_webhook WHERE account_id = ?', [account.account_id]),
+    );
+    expect(stored!.previous_secret).not.toBeNull();
+    expect(JSON.stringify(stored)).not.toContain((second.secret as string).slice(6));
+  });
+
   it('account:audit finds the balance equal to the sum of the ledger', async () => {
     const send = await t
       .http()
@@ -126,6 +138,7 @@ describe('cli', () => {
   it.each([
     [['account:create'], "required option '--name <name>' not specified"],
     [['account:credit', '--account', '00000000-0000-7000-8000-000000000000', '--amount', '5'], 'no account 00000000-0000-7000-8000-000000000000'],
+    [['account:webhook-secret', '--account', '00000000-0000-7000-8000-000000000000'], 'no account 00000000-0000-7000-8000-000000000000'],
     [['account:create', '--name', 'X', '--balance', '1.234'], 'balance must be a non-negative amount with at most two decimals'],
     [['user:delete', '--user', '00000000-0000-7000-8000-000000000000'], 'no active user 00000000-0000-7000-8000-000000000000'],
     [['token:issue', '--user', '00000000-0000-7000-8000-000000000000'], 'no active user 00000000-0000-7000-8000-000000000000'],

@@ -24,6 +24,7 @@ interface ClientModule {
   readMissingSms(api: Api, id: string): Promise<Envelope>;
   readThenDeleteGroup(api: Api, id: string): Promise<Record<string, Envelope>>;
   readAccount(api: Api): Promise<Envelope>;
+  configureWebhook(api: Api, url: string, messageId: string): Promise<Record<string, Envelope>>;
 }
 
 /**
@@ -94,7 +95,7 @@ describe('a client generated from the OpenAPI document', () => {
   let dir: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false' });
     doc = (await t.http().get('/docs-json').expect(200)).body;
     dir = mkdtempSync(join(tmpdir(), 'openapi-client-'));
     // a property with a default may be left out of a request
@@ -227,6 +228,20 @@ describe('a client generated from the OpenAPI document', () => {
         status: 200,
         message: 'OK',
         data: { id: tenant.accountId, name: expect.any(String), balance: 997.5, address: null, logo_url: null, country_id: null, created_by: tenant.userId, created_at: expect.any(String) },
+      });
+    });
+
+    it('sets the account webhook, rotates its secret, and reads the refusals of a private URL and of a resend without events', async () => {
+      const tenant = await createTenant(t);
+      const api = new client.ApiClient(baseUrl, tenant.apiKey);
+      const sent = await client.sendAndVerify(api, '+2250707070709');
+      const url = 'https://93.184.215.14/sms';
+      expect(await client.configureWebhook(api, url, sent.sent.data.uniq_id)).toEqual({
+        set: { status: 200, message: 'succès', data: { url, events: ['sms.delivered', 'sms.failed'], disabled_at: null, secret: expect.stringMatching(/^whsec_/) } },
+        read: { status: 200, message: 'succès', data: { url, events: ['sms.delivered', 'sms.failed'], disabled_at: null, secret: null } },
+        rotated: { status: 200, message: 'succès', data: { secret: expect.stringMatching(/^whsec_/) } },
+        refused: { status: 400, message: 'erreur_de_validation', errors: ['url: adresse privée ou réservée refusée'] },
+        resend: { status: 409, message: 'transition_invalide', errors: ["id: ce SMS n'a encore aucun évènement webhook"] },
       });
     });
 

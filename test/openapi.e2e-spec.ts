@@ -33,6 +33,10 @@ const OPERATIONS: Array<[method: string, path: string, statuses: number[]]> = [
   ['get', '/v1/group/{id}', [200, 401, 404]],
   ['delete', '/v1/group/{id}', [200, 401, 404]],
   ['get', '/v1/account', [200, 401]],
+  ['post', '/v1/sms/out/{id}/webhook/resend', [200, 401, 404, 409]],
+  ['get', '/v1/account/webhook', [200, 401]],
+  ['put', '/v1/account/webhook', [200, 400, 401]],
+  ['post', '/v1/account/webhook/secret', [200, 401]],
 ];
 
 const ERROR_MESSAGES: Array<[method: string, path: string, messages: Record<number, string>]> = [

@@ -4,6 +4,9 @@ import { FakeSmsc } from './support/fake-smsc.js';
 import { createTenant, emailBody, smsBody, type Tenant } from './support/fixtures.js';
 import { fullScans, recordStatements } from './support/query-plans.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { until } from './support/until.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
+import { WEBHOOK_QUEUE } from '../src/webhook/webhook-events.js';
 
 /** The statements of the hot paths, recognised by table and shape among those the service ran. */
 const HOT_QUERIES: Array<[name: string, shape: RegExp]> = [
@@ -24,6 +27,10 @@ const HOT_QUERIES: Array<[name: string, shape: RegExp]> = [
   ['the outbox claim', /^SELECT\b.*\bFROM outbox\b.*\bavailable_at <= \?/s],
   ['the SMS by provider id (delivery receipt)', /\bFROM message_part\b/],
   ['the kept delivery receipts by provider id', /\bFROM delivery_receipt\b.*\bprovider_id IN\b/s],
+  ['the messages of a settled batch, for their webhook events', /\bFROM message_out m LEFT JOIN sender s\b.*\bm\.uniq_id IN\b/s],
+  ['the webhook event claim', /^SELECT\b.*\bFROM webhook_event\b.*\bavailable_at <= \?/s],
+  ['the webhooks of the accounts of a batch', /\bFROM account_webhook WHERE account_id IN\b/],
+  ["the latest webhook event of an SMS (resend)", /\bFROM webhook_event WHERE subject_id = \?/],
 ];
 
 /**
@@ -37,8 +44,13 @@ const FILL = [
   'INSERT INTO contact (id, account_id, phone, created_at) SELECT uniq_id, account_id, recipient, created_at FROM otp',
   `INSERT INTO outbox (kind, record_id, account_id, amount, payload, is_test, attempts, available_at, created_at)
    SELECT 'sms', uniq_id, account_id, 0, '', 0, 1, '2999-01-01 00:00:00', created_at FROM otp`,
+  `INSERT INTO webhook_event (id, account_id, type, subject_id, sequence, body, state, attempts, available_at, created_at)
+   SELECT uniq_id, account_id, 'sms.sent', uniq_id, 1, '{}', 'delivered', 1, NULL, created_at FROM otp`,
+  `INSERT INTO account_webhook (account_id, url, events, updated_at) SELECT id, NULL, '', created_at FROM account`,
 ];
-const SEARCHED_TABLES = ['otp', 'otp_recipient', 'message_out', 'message_part', 'verification_failure', 'delivery_receipt', 'contact', 'outbox'];
+const SEARCHED_TABLES = [
+  'otp', 'otp_recipient', 'message_out', 'message_part', 'verification_failure', 'delivery_receipt', 'contact', 'outbox', 'webhook_event', 'account_webhook',
+];
 
 /** Secondary indexes hot statements rely on, dropped at the end to show that the checks above see their absence. */
 const SECONDARY_INDEXES: Array<[table: string, index: string, hotQuery: string]> = [
@@ -46,6 +58,7 @@ const SECONDARY_INDEXES: Array<[table: string, index: string, hotQuery: string]>
   ['message_out', 'IDX_message_out_account_lot', 'the SMS by lot (GET /v1/sms/out)'],
   ['outbox', 'IDX_outbox_available', 'the outbox claim'],
   ['delivery_receipt', 'IDX_delivery_receipt_provider_id', 'the kept delivery receipts by provider id'],
+  ['webhook_event', 'IDX_webhook_event_available', 'the webhook event claim'],
 ];
 
 const explainable = (statement: Statement) => /^(SELECT|UPDATE|DELETE)\b/i.test(statement.query);
@@ -53,6 +66,7 @@ const distinct = (statements: Statement[]) => [...new Map(statements.map((statem
 
 describe('query plans of the hot paths', () => {
   let smsc: FakeSmsc;
+  let receiver: WebhookReceiver;
   let t: TestApp;
   /** Every read, update and delete the service ran while serving the requests below. */
   let ran: Statement[];
@@ -64,7 +78,8 @@ describe('query plans of the hot paths', () => {
   beforeAll(async () => {
     smsc = new FakeSmsc();
     await smsc.start();
-    t = await startTestApp({ SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url });
+    receiver = await new WebhookReceiver().start();
+    t = await startTestApp({ SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     const post = (tenant: Tenant, path: string, body: object, headers: Record<string, string> = {}) =>
       t.http().post(path).set('Authorization', tenant.auth).set(headers).send(body);
 
@@ -77,8 +92,18 @@ describe('query plans of the hot paths', () => {
     for (const fill of FILL) await t.database.run((sql) => sql.run(fill));
 
     // a tenant not seen yet: its key, senders and prices come from the database, not from a cache
-    const tenant = await createTenant(t);
-    await t.admin.createContact(tenant.accountId, { name: 'Awa', phone: '+2250707070707' });
+    const subscriber = await createTenant(t);
+    await t.admin.createContact(subscriber.accountId, { name: 'Awa', phone: '+2250707070707' });
+    await t.database.run((sql) => sql.run('DELETE FROM account_webhook WHERE account_id = ?', [subscriber.accountId]));
+    await t
+      .http()
+      .put('/v1/account/webhook')
+      .set('Authorization', subscriber.auth)
+      .send({ url: receiver.url('/plans'), events: ['sms.sent', 'sms.delivered'] })
+      .expect(200);
+    // a key not used yet: it is read from the database, not from a cache
+    const { api_key } = await t.admin.createApiKey(subscriber.userId);
+    const tenant = { ...subscriber, auth: `Bearer ${api_key}` };
     const recording = recordStatements(t.app.get(DataSource));
     const sent = await t.withDeliveryPaused(async () => {
       const sms = await post(tenant, '/v1/otp/send', smsBody('+2250707070707', { sender: 'DEMO' }), { 'Idempotency-Key': 'plans' }).expect(200);
@@ -94,6 +119,10 @@ describe('query plans of the hot paths', () => {
     const get = (id: string) => t.http().get(`/v1/sms/out/${id}`).set('Authorization', tenant.auth).expect(200);
     const { lot, status } = (await get(sent.uniq_id)).body.data;
     await get(lot);
+    await t.drain(WEBHOOK_QUEUE);
+    await until(() => receiver.received.length, (count) => count >= 3);
+    await t.http().post(`/v1/sms/out/${sent.uniq_id}/webhook/resend`).set('Authorization', tenant.auth).expect(200);
+    await t.drain(WEBHOOK_QUEUE);
     recording.stop();
     expect(status).toBe('delivered');
     ran = distinct(recording.statements.filter(explainable));
@@ -104,6 +133,7 @@ describe('query plans of the hot paths', () => {
   afterAll(async () => {
     await t?.close();
     await smsc?.stop();
+    await receiver?.stop();
   });
 
   it.each(HOT_QUERIES)('seeks %s through an index', async (_, shape) => {

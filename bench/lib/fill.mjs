@@ -64,9 +64,10 @@ async function sqliteWriter(env) {
   };
 }
 
-async function mysqlWriter(env) {
+/** A connection to the service's MariaDB database, times in UTC as the service writes them. */
+export async function mysqlConnection(env) {
   const { createConnection } = await import('mysql2/promise');
-  const connection = await createConnection({
+  return createConnection({
     host: env.DB_HOST,
     port: Number(env.DB_PORT),
     user: env.DB_USER,
@@ -74,6 +75,10 @@ async function mysqlWriter(env) {
     database: env.DB_NAME,
     timezone: 'Z',
   });
+}
+
+async function mysqlWriter(env) {
+  const connection = await mysqlConnection(env);
   const many = async (statement, width, rows) =>
     connection.query(`${statement} VALUES ${rows.map(() => placeholders(width)).join(', ')}`, rows.flat());
   return {

@@ -5,11 +5,12 @@ import { BillingModule } from '../billing/billing.module.js';
 import { ContactModule } from '../contact/contact.module.js';
 import { GroupModule } from '../group/group.module.js';
 import { SenderModule } from '../sender/sender.module.js';
+import { WebhookSecretsModule } from '../webhook/webhook-secrets.module.js';
 import { AdminService } from './admin.service.js';
 import { DemoAccount } from './demo-account.js';
 
 @Module({
-  imports: [AccountModule, AuthModule, BillingModule, SenderModule, GroupModule, ContactModule],
+  imports: [AccountModule, AuthModule, BillingModule, SenderModule, GroupModule, ContactModule, WebhookSecretsModule],
   providers: [AdminService, DemoAccount],
   exports: [AdminService, DemoAccount],
 })

@@ -15,6 +15,7 @@ import { GroupRepository } from '../group/group.repository.js';
 import { parseEmail, parsePhone } from '../otp/recipient.js';
 import { defaultSenderName, isValidSenderName } from '../sender/sender-name.js';
 import { SenderRepository } from '../sender/sender.repository.js';
+import { WebhookSecretService } from '../webhook/webhook-secret.service.js';
 import { AdminError } from './admin-error.js';
 
 export interface NewAccount {
@@ -40,6 +41,7 @@ export class AdminService {
     private readonly groups: GroupRepository,
     private readonly contacts: ContactRepository,
     private readonly clock: Clock,
+    private readonly webhookSecrets: WebhookSecretService,
   ) {}
 
   /** An account with its owner user, a default sender and an API key. */
@@ -148,6 +150,15 @@ export class AdminService {
       return { balance: current, ledgerSum: await this.ledger.sumOf(sql, accountId) };
     });
     return { balance: toAmount(balance), ledger_sum: toAmount(ledgerSum), consistent: balance === ledgerSum };
+  }
+
+  /** A new webhook signing secret for the account, printed once; the previous one still signs for 24 hours. */
+  async rotateWebhookSecret(accountId: string) {
+    const secret = await this.database.transaction(async (sql) => {
+      if ((await this.ledger.balanceOf(sql, accountId)) === undefined) throw new AdminError(`no account ${accountId}`);
+      return this.webhookSecrets.rotateIn(sql, accountId);
+    });
+    return { secret };
   }
 
   async createSender(accountId: string, name: string) {

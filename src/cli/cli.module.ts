@@ -3,7 +3,7 @@ import { AdminModule } from '../admin/admin.module.js';
 import { CommonModule } from '../common/common.module.js';
 import { AppConfigModule } from '../config/config.module.js';
 import { DatabaseModule } from '../database/database.module.js';
-import { AccountAuditCommand, AccountCreateCommand, AccountCreditCommand } from './commands/account.commands.js';
+import { AccountAuditCommand, AccountCreateCommand, AccountCreditCommand, AccountWebhookSecretCommand } from './commands/account.commands.js';
 import { ApiKeyCreateCommand, ApiKeyRevokeCommand, TokenIssueCommand } from './commands/credential.commands.js';
 import {
   ContactCreateCommand,
@@ -19,6 +19,7 @@ import { UserCreateCommand, UserDeleteCommand } from './commands/user.commands.j
     AccountCreateCommand,
     AccountCreditCommand,
     AccountAuditCommand,
+    AccountWebhookSecretCommand,
     UserCreateCommand,
     UserDeleteCommand,
     TokenIssueCommand,

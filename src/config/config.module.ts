@@ -5,12 +5,13 @@ import { deliveryConfig } from './delivery.config.js';
 import { parseEnvironment } from './environment.js';
 import { otpConfig } from './otp.config.js';
 import { secretsConfig } from './secrets.config.js';
+import { webhookConfig } from './webhook.config.js';
 
 /** Reads `.env` when present, validates every variable at start-up, exposes typed namespaces. */
 export const AppConfigModule = ConfigModule.forRoot({
   isGlobal: true,
   cache: true,
-  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig],
+  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig],
   validate: (raw) => {
     parseEnvironment(raw);
     return raw;

@@ -101,6 +101,19 @@ export class EnvironmentVariables {
   OUTBOX_MAX_AGE_SECONDS = 300;
 
   @IsInt()
+  @Min(1000)
+  @Max(60000)
+  WEBHOOK_TIMEOUT_MS = 15000;
+
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  WEBHOOK_MAX_ATTEMPTS = 8;
+
+  @IsIn(['true', 'false'], { message: 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false' })
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true' | 'false' = 'false';
+
+  @IsInt()
   @Min(1)
   @Max(100)
   OTP_MAX_ATTEMPTS = 5;

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock.js';
 import { Database } from '../database/database.js';
 import { Metrics } from '../metrics/metrics.js';
 import type { Sql } from '../database/sql.js';
-import { MessageOutRepository } from '../sms/message-out.repository.js';
+import { SmsDeliveryStore } from '../sms/sms-delivery-store.js';
 import type { DeliveryReceipt } from './delivery-receipt.js';
 import { ReceiptRepository } from './receipt.repository.js';
 
@@ -23,7 +23,7 @@ export class DeliveryReceipts {
 
   constructor(
     private readonly database: Database,
-    private readonly messages: MessageOutRepository,
+    private readonly messages: SmsDeliveryStore,
     private readonly kept: ReceiptRepository,
     private readonly clock: Clock,
     private readonly metrics: Metrics,

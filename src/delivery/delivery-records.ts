@@ -16,6 +16,8 @@ export interface DeliveryRecordStore {
   markFailed(sql: Sql, recordId: string, provider: string | null, providerStatus: string | null, at: Date): Promise<boolean>;
   /** One more hand-over attempt after a transient failure. */
   countRetry?(sql: Sql, recordId: string): Promise<void>;
+  /** After a batch's outcomes are recorded, in the same unit of work: the records whose state may have moved. */
+  settled?(sql: Sql, recordIds: string[], at: Date): Promise<void>;
 }
 
 @Injectable()

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module.js';
 import { deliveryConfig, type DeliveryConfig } from '../config/delivery.config.js';
-import { MessageOutRepository } from '../sms/message-out.repository.js';
+import { SmsDeliveryStore } from '../sms/sms-delivery-store.js';
 import { SmsModule } from '../sms/sms.module.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { DeliveryReceipts } from './delivery-receipts.js';
@@ -53,7 +53,7 @@ import { SMS_PROVIDER } from './sms-provider.js';
   exports: [DeliveryQueue, DeliveryRecords, OutboxDispatcher, OutboxRepository, SMS_PROVIDER],
 })
 export class DeliveryModule {
-  constructor(records: DeliveryRecords, messages: MessageOutRepository) {
+  constructor(records: DeliveryRecords, messages: SmsDeliveryStore) {
     records.register('sms', messages);
   }
 }

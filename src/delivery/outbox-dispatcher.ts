@@ -110,7 +110,12 @@ export class OutboxDispatcher implements JobQueue<OutboxEntry> {
           if (!entry.test && entry.amount > 0) await this.ledger.add(sql, entry.accountId, entry.amount, 'refund', entry.recordId, now);
         }
       }
-      await this.outbox.remove(sql, outcomes.filter((outcome) => outcome.kind !== 'retry').map(({ entry }) => entry.id));
+      const done = outcomes.filter((outcome) => outcome.kind !== 'retry');
+      await this.outbox.remove(sql, done.map(({ entry }) => entry.id));
+      for (const kind of new Set(done.map(({ entry }) => entry.kind))) {
+        const ids = done.filter(({ entry }) => entry.kind === kind).map(({ entry }) => entry.recordId);
+        await this.records.for(kind).settled?.(sql, ids, now);
+      }
     });
     const sentIds = new Map<string, string[]>();
     for (const outcome of outcomes) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { readBoolean, readTime, type Sql } from '../database/sql.js';
+import { placeholders, readBoolean, readTime, type Sql } from '../database/sql.js';
 import type { MessageStatus } from './dto/message-out.dto.js';
 
 export interface NewMessageOut {
@@ -21,6 +21,28 @@ export interface NewMessageOut {
   language: string | null;
   test: boolean;
   at: Date;
+}
+
+/** What an `sms.*` event reports of a message. */
+export interface MessageEventView {
+  uniqId: string;
+  accountId: string;
+  lot: string;
+  externalId: string | null;
+  recipient: string;
+  sender: string | null;
+  status: string;
+  providerStatus: string | null;
+  mccmnc: string | null;
+  page: number;
+  /** Hundredths. */
+  amount: number;
+  sendAt: Date | null;
+  doneAt: Date | null;
+  /** Status changes so far. */
+  sequence: number;
+  test: boolean;
+  webhookUrl: string | null;
 }
 
 /** An outgoing SMS with what GET /sms/out shows of its relations. */
@@ -116,7 +138,7 @@ export class MessageOutRepository {
   /** pending → sent, when the provider accepted the message; each part's id is kept when receipts will name it. */
   async markSent(sql: Sql, uniqId: string, provider: string, providerIds: string[], at: Date, receiptsExpected: boolean) {
     await sql.later(
-      `UPDATE message_out SET status = 'sent', provider = ?, provider_id = ?, send_at = ?
+      `UPDATE message_out SET status = 'sent', event_sequence = event_sequence + 1, provider = ?, provider_id = ?, send_at = ?
         WHERE uniq_id = ? AND status = 'pending'`,
       [provider, providerIds[0], at, uniqId],
     );
@@ -130,8 +152,8 @@ export class MessageOutRepository {
   /** pending → failed; true only for the one call that made the change, so the refund happens once. */
   async markFailed(sql: Sql, uniqId: string, provider: string | null, providerStatus: string | null, at: Date) {
     const changed = await sql.run(
-      `UPDATE message_out SET status = 'failed', provider = COALESCE(?, provider), provider_status = ?, done_at = ?
-        WHERE uniq_id = ? AND status = 'pending'`,
+      `UPDATE message_out SET status = 'failed', event_sequence = event_sequence + 1, provider = COALESCE(?, provider),
+         provider_status = ?, done_at = ? WHERE uniq_id = ? AND status = 'pending'`,
       [provider, providerStatus, at, uniqId],
     );
     return changed === 1;
@@ -142,9 +164,11 @@ export class MessageOutRepository {
   }
 
   /**
-   * Applies a delivery receipt to the message one of whose parts it names;
-   * false when no sent message has that provider id (yet). A negative receipt
-   * is final; a positive one does not undo it.
+   * Applies a delivery receipt to the message one of whose parts it names, and
+   * returns that message's uniq_id; null when no sent message has that
+   * provider id (yet). A negative receipt is final; a positive one does not
+   * undo it. A status change counts in `event_sequence` (assigned first: MySQL
+   * reads the columns a SET has already assigned).
    */
   async applyReceipt(
     sql: Sql,
@@ -153,21 +177,60 @@ export class MessageOutRepository {
     outcome: Extract<MessageStatus, 'delivered' | 'undelivered'> | null,
     providerStatus: string,
     at: Date,
-  ): Promise<boolean> {
+  ): Promise<string | null> {
     const uniqId = await this.findByProviderId(sql, provider, providerId);
-    if (!uniqId) return false;
+    if (!uniqId) return null;
     if (outcome === null) {
       await sql.run("UPDATE message_out SET provider_status = ? WHERE uniq_id = ? AND status = 'sent'", [providerStatus, uniqId]);
     } else {
       const from = outcome === 'delivered' ? "('sent', 'delivered')" : "('sent', 'delivered', 'undelivered')";
-      await sql.run(`UPDATE message_out SET status = ?, provider_status = ?, done_at = ? WHERE uniq_id = ? AND status IN ${from}`, [
-        outcome,
-        providerStatus,
-        at,
-        uniqId,
-      ]);
+      await sql.run(
+        `UPDATE message_out SET event_sequence = event_sequence + CASE WHEN status = ? THEN 0 ELSE 1 END,
+           status = ?, provider_status = ?, done_at = ? WHERE uniq_id = ? AND status IN ${from}`,
+        [outcome, outcome, providerStatus, at, uniqId],
+      );
     }
-    return true;
+    return uniqId;
+  }
+
+  /** What the `sms.*` events of these messages report, as they stand in this unit of work. */
+  async findForEvents(sql: Sql, uniqIds: readonly string[]): Promise<MessageEventView[]> {
+    if (uniqIds.length === 0) return [];
+    const rows = await sql.all<Record<string, unknown>>(
+      `SELECT m.uniq_id, m.account_id, m.lot, m.external_id, m.recipient, m.status, m.provider_status, m.mccmnc, m.page,
+              m.amount, m.send_at, m.done_at, m.event_sequence, m.is_test, m.webhook_url, s.name AS sender_name
+         FROM message_out m LEFT JOIN sender s ON s.id = m.sender_id
+        WHERE m.uniq_id IN (${placeholders(uniqIds)})`,
+      uniqIds,
+    );
+    return rows.map((row) => ({
+      uniqId: row.uniq_id as string,
+      accountId: row.account_id as string,
+      lot: row.lot as string,
+      externalId: (row.external_id ?? null) as string | null,
+      recipient: row.recipient as string,
+      sender: (row.sender_name ?? null) as string | null,
+      status: row.status as string,
+      providerStatus: (row.provider_status ?? null) as string | null,
+      mccmnc: (row.mccmnc ?? null) as string | null,
+      page: Number(row.page),
+      amount: Number(row.amount),
+      sendAt: readTime(row.send_at as string | Date | null),
+      doneAt: readTime(row.done_at as string | Date | null),
+      sequence: Number(row.event_sequence),
+      test: readBoolean(row.is_test),
+      webhookUrl: (row.webhook_url ?? null) as string | null,
+    }));
+  }
+
+  /** The last webhook attempt about the message (`webhook_response`). */
+  async recordWebhookResponse(sql: Sql, uniqId: string, response: string): Promise<void> {
+    await sql.later('UPDATE message_out SET webhook_response = ? WHERE uniq_id = ?', [response, uniqId]);
+  }
+
+  /** Whether the account has this message (for routes that act on it without reading it). */
+  async exists(sql: Sql, accountId: string, uniqId: string): Promise<boolean> {
+    return (await sql.get('SELECT 1 AS found FROM message_out WHERE uniq_id = ? AND account_id = ?', [uniqId, accountId])) !== undefined;
   }
 
   private async findByProviderId(sql: Sql, provider: string, providerId: string): Promise<string | undefined> {

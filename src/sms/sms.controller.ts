@@ -1,11 +1,12 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
+import { WebhookResendDto } from '../webhook/dto/webhook-config.dto.js';
 import { MessageOutDto } from './dto/message-out.dto.js';
-import { SMS_NOT_FOUND, SmsService } from './sms.service.js';
+import { NO_WEBHOOK_EVENT, SMS_NOT_FOUND, SmsService, WEBHOOK_IN_FLIGHT } from './sms.service.js';
 
 @ApiTags('SMS')
 @Controller('sms')
@@ -21,5 +22,22 @@ export class SmsController {
   })
   findOne(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<MessageOutDto> {
     return this.sms.findOne(principal.accountId, id);
+  }
+
+  @Post('out/:id/webhook/resend')
+  @ApiOperation({
+    summary: "Queue the message's latest webhook event again",
+    description:
+      'The event goes again, from its first attempt, to where it went (the message\'s `webhook_url`, else the account webhook), ' +
+      'with the same `webhook-id`: receivers that deduplicate on it see it once.',
+  })
+  @ApiParam({ name: 'id', description: 'The `uniq_id` of the message', example: '0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10' })
+  @RespondWith(200, 'succès', WebhookResendDto)
+  @ApiFailure(404, 'Non trouvé', "No SMS with this uniq_id in the caller's account", { errors: [SMS_NOT_FOUND] })
+  @ApiFailure(409, 'transition_invalide', 'The message has no webhook event yet, or one of its attempts is being made', {
+    errors: [NO_WEBHOOK_EVENT],
+  })
+  resendWebhook(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<WebhookResendDto> {
+    return this.sms.resendWebhook(principal.accountId, id);
   }
 }

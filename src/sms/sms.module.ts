@@ -1,13 +1,16 @@
 import { Module } from '@nestjs/common';
 import { ContactModule } from '../contact/contact.module.js';
+import { WebhookModule } from '../webhook/webhook.module.js';
 import { MessageOutRepository } from './message-out.repository.js';
+import { SmsDeliveryStore } from './sms-delivery-store.js';
+import { SmsStatusEvents } from './sms-status-events.js';
 import { SmsController } from './sms.controller.js';
 import { SmsService } from './sms.service.js';
 
 @Module({
-  imports: [ContactModule],
+  imports: [ContactModule, WebhookModule],
   controllers: [SmsController],
-  providers: [SmsService, MessageOutRepository],
-  exports: [MessageOutRepository],
+  providers: [SmsService, MessageOutRepository, SmsStatusEvents, SmsDeliveryStore],
+  exports: [MessageOutRepository, SmsDeliveryStore],
 })
 export class SmsModule {}

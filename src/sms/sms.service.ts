@@ -1,13 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { isUlid, isUuid } from '../common/ids.js';
 import { toAmount } from '../common/money.js';
 import { ContactRepository, type ContactRef } from '../contact/contact.repository.js';
 import { Database } from '../database/database.js';
+import { WebhookEvents } from '../webhook/webhook-events.js';
 import type { MessageOutDto } from './dto/message-out.dto.js';
 import { MessageOutRepository, type MessageOutView } from './message-out.repository.js';
 
 export const SMS_NOT_FOUND = 'id: aucun SMS pour cet identifiant ou ce lot';
+export const NO_WEBHOOK_EVENT = "id: ce SMS n'a encore aucun évènement webhook";
+export const WEBHOOK_IN_FLIGHT = 'id: un envoi de son évènement webhook est en cours';
 
 @Injectable()
 export class SmsService {
@@ -15,6 +19,8 @@ export class SmsService {
     private readonly database: Database,
     private readonly messages: MessageOutRepository,
     private readonly contacts: ContactRepository,
+    private readonly webhooks: WebhookEvents,
+    private readonly clock: Clock,
   ) {}
 
   async findOne(accountId: string, idOrLot: string): Promise<MessageOutDto> {
@@ -26,6 +32,20 @@ export class SmsService {
     });
     if (!found) throw ApiError.notFound('Non trouvé', [SMS_NOT_FOUND]);
     return toMessageOutDto(found.message, found.contact);
+  }
+
+  /** Queues the message's latest webhook event again, with its id; by `uniq_id` only (a lot has many messages). */
+  async resendWebhook(accountId: string, uniqId: string): Promise<{ event_id: string }> {
+    const resent = !isUuid(uniqId)
+      ? undefined
+      : await this.database.transaction(async (sql) => {
+          if (!(await this.messages.exists(sql, accountId, uniqId))) return undefined;
+          return this.webhooks.resendLatest(sql, accountId, uniqId, this.clock.now());
+        });
+    if (resent === undefined) throw ApiError.notFound('Non trouvé', [SMS_NOT_FOUND]);
+    if (resent === null) throw ApiError.conflict('transition_invalide', [NO_WEBHOOK_EVENT]);
+    if (resent === 'in-flight') throw ApiError.conflict('transition_invalide', [WEBHOOK_IN_FLIGHT]);
+    return { event_id: resent };
   }
 }
 

@@ -3,7 +3,7 @@
 // against it and then runs it against the service.
 import type { components, paths } from './api-types.js';
 
-type Method = 'get' | 'post' | 'delete';
+type Method = 'get' | 'put' | 'post' | 'delete';
 type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 type Responses<Path extends keyof paths, M extends Method> = paths[Path][M] extends { responses: infer R } ? R : never;
 /** Each documented answer of an operation: its status, and the body documented for that status. */
@@ -13,6 +13,9 @@ type Answer<Path extends keyof paths, M extends Method> = {
 
 export type SendBody = Json<paths['/v1/otp/send']['post']['requestBody']>;
 export type VerifyBody = Json<paths['/v1/otp/verify']['post']['requestBody']>;
+export type WebhookBody = Json<paths['/v1/account/webhook']['put']['requestBody']>;
+/** What a receiver gets for an `sms.*` event, typed from the document's components. */
+export type SmsEvent = components['schemas']['SmsWebhookEventDto'];
 
 export class ApiClient {
   constructor(
@@ -42,6 +45,22 @@ export class ApiClient {
 
   account(): Promise<Answer<'/v1/account', 'get'>> {
     return this.call('GET', '/v1/account');
+  }
+
+  webhook(): Promise<Answer<'/v1/account/webhook', 'get'>> {
+    return this.call('GET', '/v1/account/webhook');
+  }
+
+  setWebhook(body: WebhookBody): Promise<Answer<'/v1/account/webhook', 'put'>> {
+    return this.call('PUT', '/v1/account/webhook', body);
+  }
+
+  rotateWebhookSecret(): Promise<Answer<'/v1/account/webhook/secret', 'post'>> {
+    return this.call('POST', '/v1/account/webhook/secret');
+  }
+
+  resendWebhook(id: string): Promise<Answer<'/v1/sms/out/{id}/webhook/resend', 'post'>> {
+    return this.call('POST', `/v1/sms/out/${encodeURIComponent(id)}/webhook/resend`);
   }
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -184,3 +203,28 @@ export async function readAccount(client: ApiClient) {
   const { id, name, balance, address, logo_url, country_id, created_by, created_at } = answer.body.data;
   return { status: answer.body.status, message: answer.body.message, data: { id, name, balance, address, logo_url, country_id, created_by, created_at } };
 }
+
+/** Sets the account webhook, reads it back, rotates its secret, and asks for a resend of a message without events. */
+export async function configureWebhook(client: ApiClient, url: string, messageId: string) {
+  const set = await client.setWebhook({ url, events: ['sms.delivered', 'sms.failed'] });
+  if (set.status !== 200) throw unexpected(set);
+  const read = await client.webhook();
+  if (read.status !== 200) throw unexpected(read);
+  const rotated = await client.rotateWebhookSecret();
+  if (rotated.status !== 200) throw unexpected(rotated);
+  const refused = await client.setWebhook({ url: 'http://169.254.169.254/latest', events: [] });
+  if (refused.status !== 400) throw unexpected(refused);
+  const resend = await client.resendWebhook(messageId);
+  if (resend.status !== 409) throw unexpected(resend);
+  const { url: savedUrl, events, disabled_at, secret }: { url: string | null; events: string[]; disabled_at: string | null; secret: string | null } = set.body.data;
+  return {
+    set: { status: set.body.status, message: set.body.message, data: { url: savedUrl, events, disabled_at, secret } },
+    read: { status: read.body.status, message: read.body.message, data: read.body.data },
+    rotated: { status: rotated.body.status, message: rotated.body.message, data: { secret: rotated.body.data.secret } },
+    refused: { status: refused.body.status, message: refused.body.message, errors: refused.body.errors },
+    resend: { status: resend.body.status, message: resend.body.message, errors: resend.body.errors },
+  };
+}
+
+/** A receiver's reading of an event body, typed by the schema the document publishes. */
+export const eventSummary = (event: SmsEvent) => `${event.type} ${event.data.uniq_id} #${event.data.sequence} ${event.data.status}`;

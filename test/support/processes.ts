@@ -27,6 +27,19 @@ export function runCli(env: Record<string, string>, ...args: string[]): CliResul
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, json };
 }
 
+/** The environment of a server process run as in production on a test database, with no rate limit; `extra` adds to it. */
+export function productionEnv(databaseEnv: Record<string, string>, secret: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...databaseEnv,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    JWT_SECRET: secret,
+    OTP_SECRET: secret,
+    RATE_LIMIT_PER_MINUTE: '0',
+    ...extra,
+  };
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

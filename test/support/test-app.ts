@@ -35,14 +35,17 @@ export interface TestApp {
 
 /**
  * Boots the real AppModule, with its global guard, pipe, interceptor and
- * filter, over HTTP on a database of its own; only the clock is replaced.
+ * filter, over HTTP on a database of its own; only the clock is replaced,
+ * and the providers a test names in `overrides` (a DNS resolver, say).
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, overrides: Array<[token: unknown, value: unknown]> = []): Promise<TestApp> {
   const database = await createTestDatabase();
   Object.assign(process.env, { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...database.env, ...env });
 
   const clock = new FakeClock();
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).overrideProvider(Clock).useValue(clock).compile();
+  const builder = Test.createTestingModule({ imports: [AppModule] }).overrideProvider(Clock).useValue(clock);
+  for (const [token, value] of overrides) builder.overrideProvider(token).useValue(value);
+  const moduleRef = await builder.compile();
   const adapter = createFastifyAdapter(applicationLogger());
   const app = moduleRef.createNestApplication<NestFastifyApplication>(adapter, { bodyParser: false, logger: false });
   await configureApp(app);

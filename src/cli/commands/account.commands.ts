@@ -82,3 +82,19 @@ export class AccountAuditCommand extends CommandRunner {
     return value;
   }
 }
+
+@Command({ name: 'account:webhook-secret', description: "Rotate an account's webhook signing secret and print the new one once (the previous one still signs for 24 hours)" })
+export class AccountWebhookSecretCommand extends CommandRunner {
+  constructor(private readonly admin: AdminService) {
+    super();
+  }
+
+  run(_: string[], options: { account: string }): Promise<void> {
+    return printJson(() => this.admin.rotateWebhookSecret(options.account));
+  }
+
+  @Option({ flags: '--account <id>', description: 'Account id', required: true })
+  account(value: string) {
+    return value;
+  }
+}

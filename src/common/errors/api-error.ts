@@ -33,6 +33,11 @@ export class ApiError extends HttpException {
     return new ApiError(errors ? { status: 404, message, errors } : { status: 404, message });
   }
 
+  /** 409: `deja_existant` (a unique key is taken) or `transition_invalide` (the resource's state forbids the action). */
+  static conflict(message: 'deja_existant' | 'transition_invalide', errors: string[]): ApiError {
+    return new ApiError({ status: 409, message, errors });
+  }
+
   static otpExpired(): ApiError {
     return new ApiError({ status: 410, message: 'code_otp_expir', errors: ['code: le code OTP a expiré'] });
   }

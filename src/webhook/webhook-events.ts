@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { newId } from '../common/ids.js';
+import type { Sql } from '../database/sql.js';
+import { JobRunner } from '../jobs/job-runner.js';
+import { WEBHOOK_API_VERSION, type WebhookEventType } from './webhook-event-types.js';
+import { WebhookEventRepository } from './webhook-event.repository.js';
+
+export interface WebhookEventInput {
+  accountId: string;
+  type: WebhookEventType;
+  /** The event's `data`, as receivers get it. */
+  data: object;
+  /** When the change happened (the application clock). */
+  at: Date;
+  /** The record's own callback URL, which then gets this event alone; absent: the account's webhook, if it subscribes to `type`. */
+  url?: string | null;
+  /** The record the event reports on and its change number: a change replayed is reported once. */
+  subjectId?: string;
+  sequence?: number;
+}
+
+/** The dispatcher's queue name, for `JobRunner.wake` and tests. */
+export const WEBHOOK_QUEUE = 'webhook';
+
+/** After a commit the dispatcher is woken this soon; its poll catches what a wake missed. */
+const WAKE_DELAY_MS = 5;
+
+/**
+ * How every feature reports a change: `emit` inside the transaction that makes
+ * the change, so that the event exists exactly when the change does
+ * (transactional outbox, delivered at least once):
+ *
+ *   await this.database.transaction(async (sql) => {
+ *     await this.contacts.optOut(sql, …);
+ *     await this.webhooks.emit(sql, { accountId, type: 'contact.opted_out', data: { phone, source }, at });
+ *   });
+ *
+ * The write travels with the unit's next statement or its commit; nothing is
+ * written when the account's webhook does not subscribe to the type.
+ */
+@Injectable()
+export class WebhookEvents {
+  private wakeTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly events: WebhookEventRepository,
+    private readonly jobs: JobRunner,
+  ) {}
+
+  /** Adds the event to the webhook outbox in the unit of work `sql`; returns its id (the `webhook-id` header). */
+  async emit(sql: Sql, event: WebhookEventInput): Promise<string> {
+    const id = newId(event.at);
+    const body = JSON.stringify({ id, type: event.type, created_at: event.at.toISOString(), api_version: WEBHOOK_API_VERSION, data: event.data });
+    await this.events.add(sql, {
+      id,
+      accountId: event.accountId,
+      type: event.type,
+      subjectId: event.subjectId ?? null,
+      sequence: event.sequence ?? null,
+      url: event.url ?? null,
+      body,
+      at: event.at,
+    });
+    this.wakeSoon();
+    return id;
+  }
+
+  /**
+   * Queues the latest event about a record again, from its first attempt and
+   * with the same id; null when there is none, 'in-flight' while an attempt is being made.
+   */
+  async resendLatest(sql: Sql, accountId: string, subjectId: string, now: Date): Promise<string | 'in-flight' | null> {
+    const latest = await this.events.latestFor(sql, accountId, subjectId, now);
+    if (!latest) return null;
+    if (latest.inFlight) return 'in-flight';
+    await this.events.requeue(sql, latest.id, now);
+    this.wakeSoon();
+    return latest.id;
+  }
+
+  /** Wakes the dispatcher shortly, once the emitting unit has most likely committed. */
+  private wakeSoon(): void {
+    if (this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.jobs.wake(WEBHOOK_QUEUE);
+    }, WAKE_DELAY_MS);
+    this.wakeTimer.unref();
+  }
+}
