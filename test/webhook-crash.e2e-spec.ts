@@ -38,7 +38,13 @@ describe('webhook delivery across a server killed with SIGKILL', () => {
     receiver.on('/hook', () => undefined);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    env = productionEnv(database.env, SECRET, { PORT: String(port), WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '3000' });
+    // a message the killed server had claimed is sent, and its event written, once its outbox lease runs out
+    env = productionEnv(database.env, SECRET, {
+      PORT: String(port),
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_TIMEOUT_MS: '3000',
+      OUTBOX_LEASE_SECONDS: '5',
+    });
     account = runCli(env, 'account:create', '--name', 'Crash Webhooks', '--balance', '1000').json as typeof account;
     await serve();
     expect((await call('PUT', '/v1/account/webhook', { url: receiver.url('/hook'), events: ['sms.sent'] })).status).toBe(200);
