@@ -9,6 +9,7 @@ import { LoggingModule } from './common/logging/logging.module.js';
 import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DatabaseServerModule } from './database/database-server.module.js';
+import { ContactModule } from './contact/contact.module.js';
 import { GroupModule } from './group/group.module.js';
 import { HealthModule } from './health/health.module.js';
 import { JobsModule, JobWorkersModule } from './jobs/jobs.module.js';
@@ -37,6 +38,7 @@ import { WebhookModule } from './webhook/webhook.module.js';
     SmsModule,
     WebhookModule,
     GroupModule,
+    ContactModule,
     HealthModule,
     AdminModule,
   ],

@@ -14,7 +14,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<void> {
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   addStandardHeaders(fastify);
-  registerBodyParsers(fastify, config.bodyLimitBytes);
+  registerBodyParsers(fastify, { default: config.bodyLimitBytes, bulk: config.bulkBodyLimitBytes });
   logEveryRequest(fastify);
   recordRequestMetrics(fastify, app.get(Metrics));
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/live', 'health/ready', 'metrics'] });

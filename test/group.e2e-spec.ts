@@ -41,8 +41,10 @@ describe('/v1/group/{id}', () => {
           company_id: tenant.accountId,
           name: 'Clients VIP',
           description: 'Clients à relancer chaque mois',
+          contact_count: 0,
           created_by: tenant.userId,
           created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+          updated_at: res.body.data.created_at,
         },
       });
       expect(Date.parse(res.body.data.created_at)).toBeGreaterThanOrEqual(before);

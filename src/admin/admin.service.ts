@@ -8,11 +8,15 @@ import { LedgerRepository } from '../billing/ledger.repository.js';
 import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import { toAmount, toHundredths } from '../common/money.js';
-import { ContactRepository } from '../contact/contact.repository.js';
+import { ContactService } from '../contact/contact.service.js';
+import { CreateContactDto } from '../contact/dto/contact-input.dto.js';
 import { Database } from '../database/database.js';
 import type { Sql } from '../database/sql.js';
-import { GroupRepository } from '../group/group.repository.js';
-import { parseEmail, parsePhone } from '../otp/recipient.js';
+import { GroupService } from '../group/group.service.js';
+import type { Principal } from '../auth/principal.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { validateAs } from '../common/validation/request-validation.pipe.js';
+import { parseEmail, parsePhone } from '../common/recipient.js';
 import { defaultSenderName, isValidSenderName } from '../sender/sender-name.js';
 import { SenderRepository } from '../sender/sender.repository.js';
 import { WebhookSecretService } from '../webhook/webhook-secret.service.js';
@@ -38,8 +42,8 @@ export class AdminService {
     private readonly tokens: TokenService,
     private readonly ledger: LedgerRepository,
     private readonly senders: SenderRepository,
-    private readonly groups: GroupRepository,
-    private readonly contacts: ContactRepository,
+    private readonly groupService: GroupService,
+    private readonly contactService: ContactService,
     private readonly clock: Clock,
     private readonly webhookSecrets: WebhookSecretService,
   ) {}
@@ -198,43 +202,27 @@ export class AdminService {
 
   /** A group, created on behalf of the account's owner. */
   async createGroup(accountId: string, name: string, description?: string) {
-    const id = newId();
-    await this.database.transaction(async (sql) => {
-      const account = await this.accounts.findById(sql, accountId);
-      if (!account) throw new AdminError(`no account ${accountId}`);
-      await this.groups.insert(sql, {
-        id,
-        accountId,
-        name: requiredText('name', name, 120),
-        description: description === undefined ? null : requiredText('description', description, 500),
-        createdBy: account.createdBy,
-        createdAt: this.clock.now(),
-      });
-    });
-    return { id };
+    const owner = await this.ownerOf(accountId);
+    const group = await asAdminError(() => this.groupService.create(owner, { name, description: description ?? null }));
+    return { id: group.id };
   }
 
   /** A contact, optionally added to one of the account's groups. */
   async createContact(accountId: string, contact: { name?: string; phone?: string; email?: string; group?: string }) {
-    const id = newId();
-    const now = this.clock.now();
-    await this.database.transaction(async (sql) => {
-      await this.requireAccount(sql, accountId);
-      await this.contacts.insert(sql, {
-        id,
-        accountId,
-        name: contact.name === undefined ? null : requiredText('name', contact.name, 120),
-        email: optionalEmail(contact.email),
-        phone: contact.phone === undefined ? null : requiredPhone(contact.phone).e164,
-        createdBy: null,
-        createdAt: now,
-      });
-      if (contact.group !== undefined) {
-        if (!(await this.groups.findForAccount(sql, accountId, contact.group))) throw new AdminError(`no group ${contact.group} in this account`);
-        await this.groups.addMember(sql, { groupId: contact.group, contactId: id, createdAt: now });
-      }
-    });
-    return { contact_id: id };
+    const owner = await this.ownerOf(accountId);
+    if (contact.phone === undefined) throw new AdminError('a contact needs --phone');
+    const body = { phone: contact.phone, name: contact.name, email: contact.email, group_ids: contact.group === undefined ? undefined : [contact.group] };
+    const { errors } = validateAs(CreateContactDto, body);
+    if (errors.length > 0) throw new AdminError(errors.join('; '));
+    const created = await asAdminError(() => this.contactService.create(owner, body));
+    return { contact_id: created.id };
+  }
+
+  /** The account's owner as a principal, for what the CLI does on the account's behalf. */
+  private async ownerOf(accountId: string): Promise<Principal> {
+    const account = await this.database.run((sql) => this.accounts.findById(sql, accountId));
+    if (!account) throw new AdminError(`no account ${accountId}`);
+    return { accountId, userId: account.createdBy ?? '', credentialId: 'admin', test: false };
   }
 
   private async insertKey(sql: Sql, id: string, userId: string, accountId: string, key: ReturnType<typeof generateApiKey>, test: boolean, at: Date) {
@@ -271,4 +259,14 @@ function amountOf(field: string, value: number | string, { allowZero }: { allowZ
     throw new AdminError(`${field} must be a ${allowZero ? 'non-negative' : 'positive'} amount with at most two decimals`);
   }
   return hundredths;
+}
+
+/** Runs a service call of the API for the CLI: its refusals become the CLI's errors. */
+async function asAdminError<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ApiError) throw new AdminError([error.envelope.message, ...(error.envelope.errors ?? [])].join(': '));
+    throw error;
+  }
 }

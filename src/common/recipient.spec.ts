@@ -10,17 +10,32 @@ describe('parsePhone', () => {
     ['(+225) 07.07.07.07.07'],
     ['  +2250707070707  '],
   ])('reads %j as +2250707070707', (input) => {
-    expect(parsePhone(input)).toEqual({ e164: '+2250707070707', dialCode: '+225' });
+    expect(parsePhone(input)).toEqual({ e164: '+2250707070707', dialCode: '+225', country: 'CI' });
   });
 
   it.each([
-    ['+2250707070707', '+225'],
-    ['+221771234567', '+221'],
-    ['+237671234567', '+237'],
-    ['+33612345678', '+33'],
-    ['+12015550123', '+1'],
-  ])('gives %s the dial code %s', (input, dialCode) => {
-    expect(parsePhone(input)).toEqual({ e164: input, dialCode });
+    ['+2250707070707', '+225', 'CI'],
+    ['+221771234567', '+221', 'SN'],
+    ['+237671234567', '+237', 'CM'],
+    ['+33612345678', '+33', 'FR'],
+    ['+12015550123', '+1', 'US'],
+  ])('gives %s the dial code %s and the country %s', (input, dialCode, country) => {
+    expect(parsePhone(input)).toEqual({ e164: input, dialCode, country });
+  });
+
+  it.each([
+    ['07 07 07 07 07', 'CI', '+2250707070707'],
+    ['06 12 34 56 78', 'FR', '+33612345678'],
+    ['77 123 45 67', 'SN', '+221771234567'],
+    ['+2250707070707', 'FR', '+2250707070707'],
+    ['002250707070707', 'FR', '+2250707070707'],
+    ['2250707070707', 'FR', '+2250707070707'],
+  ])('reads %j with the default country %s as %s', (input, country, e164) => {
+    expect(parsePhone(input, country)?.e164).toBe(e164);
+  });
+
+  it('refuses a national number that is not one of the default country', () => {
+    expect(parsePhone('0707', 'CI')).toBeNull();
   });
 
   it.each([

@@ -1,12 +1,14 @@
 import { isEmail } from 'class-validator';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { TtlCache } from '../common/ttl-cache.js';
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { TtlCache } from './ttl-cache.js';
 
 export interface PhoneNumber {
   /** E.164, for example `+2250707070707`. */
   e164: string;
   /** Country calling code with its `+`, for example `+225`. */
   dialCode: string;
+  /** ISO 3166-1 alpha-2, for example `CI`; null for a number of no single country (+800…). */
+  country: string | null;
 }
 
 const SEPARATORS = /[\s().-]/g;
@@ -19,8 +21,14 @@ const recentPhones = new TtlCache<Readonly<PhoneNumber> | null>(10_000, 1_000);
 /**
  * A phone number in international form: `+225…`, `00225…` or `225…`, with
  * optional spaces, dots, dashes or parentheses. Null when it is not a valid number.
+ * With a `defaultCountry` (ISO-2), a number without `+` or `00` is read in that
+ * country's national format first (`07 07 07 07 07` in CI).
  */
-export function parsePhone(input: string): Readonly<PhoneNumber> | null {
+export function parsePhone(input: string, defaultCountry?: string): Readonly<PhoneNumber> | null {
+  if (defaultCountry !== undefined) {
+    const national = parseNational(input, defaultCountry);
+    if (national !== undefined) return national;
+  }
   if (input.length > MAX_KEPT_INPUT) return parseUncached(input);
   const now = Date.now();
   const known = recentPhones.get(input, now);
@@ -37,8 +45,20 @@ function parseUncached(input: string): Readonly<PhoneNumber> | null {
   if (!/^\+[1-9]\d{5,14}$/.test(candidate)) return null;
   const parsed = parsePhoneNumberFromString(candidate);
   if (!parsed?.isValid()) return null;
-  return Object.freeze({ e164: parsed.number, dialCode: `+${parsed.countryCallingCode}` });
+  return Object.freeze({ e164: parsed.number, dialCode: `+${parsed.countryCallingCode}`, country: parsed.country ?? null });
 }
+
+/** The number read in `country`'s national format; undefined when the text is international or not national there. */
+function parseNational(input: string, country: string): Readonly<PhoneNumber> | undefined {
+  const text = input.trim();
+  if (text.startsWith('+') || text.startsWith('00') || !isSupportedCountry(country)) return undefined;
+  const parsed = parsePhoneNumberFromString(text.replace(SEPARATORS, ''), country as CountryCode);
+  if (!parsed?.isValid()) return undefined;
+  return Object.freeze({ e164: parsed.number, dialCode: `+${parsed.countryCallingCode}`, country: parsed.country ?? null });
+}
+
+/** An ISO 3166-1 alpha-2 code of a country with a numbering plan, as `default_country` takes it. */
+export const isPhoneCountry = (value: unknown): value is string => typeof value === 'string' && /^[A-Z]{2}$/.test(value) && isSupportedCountry(value);
 
 const MAX_EMAIL_LENGTH = 254;
 

@@ -9,6 +9,7 @@ export const appConfig = registerAs('app', () => {
     host: env.HOST,
     dataDir: env.DATA_DIR,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    bulkBodyLimitBytes: env.BULK_BODY_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,
     /** Readable log lines instead of JSON, for a developer's terminal. */
     prettyLogs: env.NODE_ENV === 'development',

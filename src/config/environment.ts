@@ -142,6 +142,18 @@ export class EnvironmentVariables {
   @Min(1024)
   BODY_LIMIT_BYTES = 102400;
 
+  @IsInt()
+  @Min(1024)
+  BULK_BODY_LIMIT_BYTES = 1048576;
+
+  @IsInt()
+  @Min(1024)
+  CONTACT_IMPORT_MAX_BYTES = 5242880;
+
+  @IsInt()
+  @Min(1)
+  CONTACT_IMPORT_MAX_ROWS = 50000;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';
 

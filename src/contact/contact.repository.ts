@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '../database/sql.js';
-import { Contact } from './entities/contact.entity.js';
+import { createdRange, type Page } from '../common/list/page.js';
+import { prefixRange } from '../common/list/prefix-range.js';
+import { placeholders, readBoolean, readTime, type Param, type Sql } from '../database/sql.js';
+import type { Language } from '../delivery/email-template.js';
+import { contactSearchKey } from './search-key.js';
 
 /** What other records show of a contact. */
 export interface ContactRef {
@@ -10,21 +13,202 @@ export interface ContactRef {
   phone: string | null;
 }
 
+/** A contact as the address book keeps it. */
+export interface ContactRecord {
+  id: string;
+  accountId: string;
+  name: string | null;
+  email: string | null;
+  phone: string;
+  country: string | null;
+  language: Language;
+  attributes: Record<string, string>;
+  optedOut: boolean;
+  createdBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The columns written from a contact's fields. */
+export interface ContactColumns {
+  name: string | null;
+  email: string | null;
+  phone: string;
+  country: string | null;
+  language: Language;
+  attributes: Record<string, string>;
+}
+
+interface ContactRow {
+  id: string;
+  account_id: string;
+  name: string | null;
+  email: string | null;
+  phone: string;
+  country: string | null;
+  language: Language;
+  attributes: string | null;
+  opted_out: number | boolean;
+  created_by: string | null;
+  created_at: string | Date;
+  updated_at: string | Date | null;
+}
+
+/** The list filters, normalised. */
+export interface ContactFilters {
+  nameOrEmail?: { name: string; email: string };
+  phonePrefix?: string;
+  groupId?: string;
+  optedOut?: boolean;
+  createdFrom?: Date;
+  createdTo?: Date;
+}
+
+/** `opted_out` is derived from the opt-out list of the calling key's mode (its first parameter). */
+const OPTED_OUT = 'EXISTS (SELECT 1 FROM opt_out o WHERE o.account_id = c.account_id AND o.sandbox = ? AND o.phone = c.phone)';
+const SELECT = `SELECT c.id, c.account_id, c.name, c.email, c.phone, c.country, c.language, c.attributes, c.created_by, c.created_at, c.updated_at,
+  ${OPTED_OUT} AS opted_out FROM contact c`;
+
 @Injectable()
 export class ContactRepository {
-  async insert(sql: Sql, contact: Contact): Promise<void> {
-    await (await sql.orm()).insert(Contact, contact);
-  }
-
-  async exists(sql: Sql, accountId: string, contactId: string): Promise<boolean> {
-    return (await sql.get('SELECT 1 AS found FROM contact WHERE id = ? AND account_id = ?', [contactId, accountId])) !== undefined;
-  }
-
-  /** The account's contact with this number, the earliest if several. */
+  /** The account's contact with this number. */
   findByPhone(sql: Sql, accountId: string, phone: string): Promise<ContactRef | undefined> {
-    return sql.get<ContactRef>('SELECT id, name, email, phone FROM contact WHERE account_id = ? AND phone = ? ORDER BY created_at, id LIMIT 1', [
-      accountId,
-      phone,
-    ]);
+    return sql.get<ContactRef>('SELECT id, name, email, phone FROM contact WHERE account_id = ? AND phone = ?', [accountId, phone]);
   }
+
+  async find(sql: Sql, accountId: string, id: string, sandbox: boolean): Promise<ContactRecord | null> {
+    const row = await sql.get<ContactRow>(`${SELECT} WHERE c.id = ? AND c.account_id = ?`, [sandbox, id, accountId]);
+    return row ? toRecord(row) : null;
+  }
+
+  async findMany(sql: Sql, accountId: string, ids: readonly string[], sandbox: boolean): Promise<ContactRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await sql.all<ContactRow>(`${SELECT} WHERE c.account_id = ? AND c.id IN (${placeholders(ids)})`, [sandbox, accountId, ...ids]);
+    return rows.map(toRecord);
+  }
+
+  /** The account's contacts with these numbers, locked until the unit ends (MySQL). */
+  async lockByPhones(sql: Sql, accountId: string, phones: readonly string[]): Promise<Array<{ id: string; phone: string; columns: ContactColumns }>> {
+    if (phones.length === 0) return [];
+    const rows = await sql.all<ContactRow>(
+      `SELECT id, name, email, phone, country, language, attributes FROM contact WHERE account_id = ? AND phone IN (${placeholders(phones)})${sql.forUpdate}`,
+      [accountId, ...phones],
+    );
+    return rows.map((row) => ({ id: row.id, phone: row.phone, columns: toColumns(row) }));
+  }
+
+  async lock(sql: Sql, accountId: string, id: string): Promise<ContactColumns | null> {
+    const row = await sql.get<ContactRow>(
+      `SELECT name, email, phone, country, language, attributes FROM contact WHERE id = ? AND account_id = ?${sql.forUpdate}`,
+      [id, accountId],
+    );
+    return row ? toColumns(row) : null;
+  }
+
+  /**
+   * Inserts the contacts whose phone the account does not have yet, in one
+   * statement; a phone another unit of work inserted first is left to it.
+   * Returns nothing: the caller reads back which ids hold the phones.
+   */
+  async insertAbsent(sql: Sql, accountId: string, createdBy: string | null, at: Date, contacts: ReadonlyArray<{ id: string; columns: ContactColumns }>): Promise<void> {
+    if (contacts.length === 0) return;
+    const row = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+    const params: Param[] = [];
+    for (const { id, columns } of contacts) params.push(id, accountId, ...columnValues(columns), createdBy, at, at);
+    const insert = `INSERT INTO contact (id, account_id, name, email, phone, country, language, attributes, search_name, search_email, created_by, created_at, updated_at)
+      VALUES ${contacts.map(() => row).join(', ')}`;
+    await sql.run(sql.dialect === 'mysql' ? `${insert} ON DUPLICATE KEY UPDATE id = id` : `${insert} ON CONFLICT DO NOTHING`, params);
+  }
+
+  /** Writes a contact's columns; false when the account has no such contact. */
+  async update(sql: Sql, accountId: string, id: string, columns: ContactColumns, at: Date): Promise<boolean> {
+    const changed = await sql.run(
+      `UPDATE contact SET name = ?, email = ?, phone = ?, country = ?, language = ?, attributes = ?, search_name = ?, search_email = ?, updated_at = ?
+        WHERE id = ? AND account_id = ?`,
+      [...columnValues(columns), at, id, accountId],
+    );
+    return changed === 1;
+  }
+
+  /** Deletes a contact whose memberships have ended; false when the account has no such contact. */
+  async delete(sql: Sql, accountId: string, id: string): Promise<boolean> {
+    return (await sql.run('DELETE FROM contact WHERE id = ? AND account_id = ?', [id, accountId])) === 1;
+  }
+
+  /**
+   * A page of the account's contacts, newest first. Members of a group are
+   * read from the group's membership key; a search reads the name, e-mail and
+   * phone indexes by prefix.
+   */
+  async list(sql: Sql, accountId: string, sandbox: boolean, filters: ContactFilters, page: Page): Promise<ContactRecord[]> {
+    const conditions = ['c.account_id = ?'];
+    const params: Param[] = [sandbox, accountId];
+    let from = SELECT;
+    let key = 'c.id';
+    if (filters.groupId !== undefined) {
+      from = `${SELECT.replace(' FROM contact c', '')} FROM contact_group_member m JOIN contact c ON c.id = m.contact_id`;
+      conditions.unshift('m.group_id = ?');
+      params.splice(1, 0, filters.groupId);
+      key = 'm.contact_id';
+    }
+    const search = [
+      ...(filters.nameOrEmail ? [prefixRange('c.search_name', filters.nameOrEmail.name), prefixRange('c.search_email', filters.nameOrEmail.email)] : []),
+      ...(filters.phonePrefix ? [prefixRange('c.phone', filters.phonePrefix)] : []),
+    ];
+    if (search.length > 0) {
+      conditions.push(`(${search.map((range) => range.condition).join(' OR ')})`);
+      params.push(...search.flatMap((range) => range.params));
+    }
+    if (filters.optedOut !== undefined) {
+      conditions.push(filters.optedOut ? OPTED_OUT : `NOT ${OPTED_OUT}`);
+      params.push(sandbox);
+    }
+    const created = createdRange(key, filters.createdFrom, filters.createdTo);
+    conditions.push(...created.conditions);
+    params.push(...created.params);
+    const [text, values] = page.query(from, key, conditions, params);
+    return (await sql.all<ContactRow>(text, values)).map(toRecord);
+  }
+}
+
+function columnValues(columns: ContactColumns): Param[] {
+  return [
+    columns.name,
+    columns.email,
+    columns.phone,
+    columns.country,
+    columns.language,
+    JSON.stringify(columns.attributes),
+    columns.name === null ? null : contactSearchKey(columns.name),
+    columns.email,
+  ];
+}
+
+const toColumns = (row: ContactRow): ContactColumns => ({
+  name: row.name,
+  email: row.email,
+  phone: row.phone,
+  country: row.country,
+  language: row.language,
+  attributes: readAttributes(row.attributes),
+});
+
+const readAttributes = (text: string | null): Record<string, string> => (text ? (JSON.parse(text) as Record<string, string>) : {});
+
+function toRecord(row: ContactRow): ContactRecord {
+  const createdAt = readTime(row.created_at);
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    country: row.country,
+    language: row.language,
+    attributes: readAttributes(row.attributes),
+    optedOut: readBoolean(row.opted_out),
+    createdBy: row.created_by,
+    createdAt,
+    updatedAt: readTime(row.updated_at) ?? createdAt,
+  };
 }

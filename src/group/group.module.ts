@@ -6,10 +6,11 @@ import { GroupController } from './group.controller.js';
 import { GroupRepository } from './group.repository.js';
 import { GroupService } from './group.service.js';
 
+/** Groups and their memberships; the member routes, which read and create contacts, are the contact module's. */
 @Module({
   imports: [TypeOrmModule.forFeature([Group, GroupMember])],
   controllers: [GroupController],
   providers: [GroupService, GroupRepository],
-  exports: [GroupRepository],
+  exports: [GroupRepository, GroupService],
 })
 export class GroupModule {}

@@ -22,7 +22,7 @@ import { DEFAULT_OTP_LENGTH, OTP_PLACEHOLDER } from './dto/otp-rules.js';
 import type { SendOtpDto } from './dto/send-otp.dto.js';
 import { generateCode, hashCode } from './otp-code.js';
 import { OtpRepository } from './otp.repository.js';
-import { parseEmail, parsePhone } from './recipient.js';
+import { parseEmail, parsePhone } from '../common/recipient.js';
 
 const DEFAULT_EXPIRY_SECONDS = 300;
 const MAX_EXPIRY_SECONDS = 3600;

@@ -11,7 +11,7 @@ import type { OtpVerificationDto } from './dto/otp-verification.dto.js';
 import type { VerifyOtpDto } from './dto/verify-otp.dto.js';
 import { hashCode, sameHash } from './otp-code.js';
 import { OtpRepository, type LatestOtp, type Window } from './otp.repository.js';
-import { EMAIL_INVALID, parseEmail, parsePhone, PHONE_INVALID } from './recipient.js';
+import { EMAIL_INVALID, parseEmail, parsePhone, PHONE_INVALID } from '../common/recipient.js';
 
 export const CODE_INVALID = 'code: code OTP invalide';
 /** Hashed in place of a real OTP id when there is none, so that every outcome costs the same work. */

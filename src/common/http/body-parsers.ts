@@ -1,5 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { jsonShapeProblem } from './json-shape.js';
+import { AddRouteConfig } from './route-config.js';
+
+/** The body limits routes may ask for beside the default one. */
+export interface BodyLimits {
+  default: number;
+  /** Bulk routes (`BULK_BODY_LIMIT_BYTES`). */
+  bulk: number;
+}
+
+/** A route whose body may be larger than the default limit. */
+export const BodyLimit = (kind: Exclude<keyof BodyLimits, 'default'>) => AddRouteConfig({ bodyLimit: kind });
 
 /** What a body route receives when the body could not be read as JSON; answered after authentication. */
 export class UnreadableBody {
@@ -11,9 +22,15 @@ export class UnreadableBody {
  * that is not well-formed Unicode) or another content type is not refused
  * while parsing but handed on as an UnreadableBody, so that authentication is
  * checked first and the validation pipe answers 400 or 415. The size limit is
- * enforced while reading (413), before anything else.
+ * enforced while reading (413), before anything else; `@BodyLimit` raises it
+ * for one route.
  */
-export function registerBodyParsers(fastify: FastifyInstance, bodyLimit: number): void {
+export function registerBodyParsers(fastify: FastifyInstance, limits: BodyLimits): void {
+  const bodyLimit = limits.default;
+  fastify.addHook('onRoute', (route) => {
+    const kind = (route.config as { bodyLimit?: Exclude<keyof BodyLimits, 'default'> } | undefined)?.bodyLimit;
+    if (kind !== undefined) route.bodyLimit = limits[kind];
+  });
   const parseJson = fastify.getDefaultJsonParser('remove', 'remove');
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request: FastifyRequest, body, done) => {

@@ -12,10 +12,15 @@ export class GroupDto {
   name!: string;
   /** @example "Clients à relancer chaque mois" */
   description!: string | null;
+  /** Members @example 42 */
+  contact_count!: number;
   /** @example "0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e02" */
   @Uuid(true)
   created_by!: string | null;
   /** @example "2026-11-22T08:00:00.000Z" */
   @DateTime()
   created_at!: string;
+  /** @example "2026-11-22T08:00:00.000Z" */
+  @DateTime()
+  updated_at!: string;
 }

@@ -1,7 +1,7 @@
 import type { ValidationArguments } from 'class-validator';
 import { rule } from '../../common/validation/rule.js';
 import { isValidSenderName } from '../../sender/sender-name.js';
-import { EMAIL_INVALID, parseEmail, parsePhone, PHONE_INVALID } from '../recipient.js';
+import { EMAIL_INVALID, parseEmail, parsePhone, PHONE_INVALID } from '../../common/recipient.js';
 
 export const OTP_PLACEHOLDER = '##OTP##';
 export const MAX_MESSAGE_LENGTH = 1600;

@@ -1,0 +1,33 @@
+import { parsePhone } from '../common/recipient.js';
+import type { ContactDto } from './dto/contact.dto.js';
+import type { ContactInputDto, UpdateContactDto } from './dto/contact-input.dto.js';
+import type { ContactInput } from './contact-writer.js';
+import type { ContactRecord } from './contact.repository.js';
+
+export const toContactDto = (contact: ContactRecord): ContactDto => ({
+  id: contact.id,
+  company_id: contact.accountId,
+  name: contact.name,
+  email: contact.email,
+  phone: contact.phone,
+  country: contact.country,
+  language: contact.language,
+  attributes: contact.attributes,
+  opted_out: contact.optedOut,
+  created_by: contact.createdBy,
+  created_at: contact.createdAt.toISOString(),
+  updated_at: contact.updatedAt.toISOString(),
+});
+
+/** A validated body's fields; null name or e-mail clears it, null language is the default. */
+export function toContactInput(dto: ContactInputDto): ContactInput;
+export function toContactInput(dto: UpdateContactDto): Partial<ContactInput>;
+export function toContactInput(dto: ContactInputDto | UpdateContactDto): Partial<ContactInput> {
+  const input: Partial<ContactInput> = {};
+  if (typeof dto.phone === 'string') input.phone = parsePhone(dto.phone, dto.default_country)!;
+  if ('name' in dto) input.name = dto.name?.trim() || null;
+  if ('email' in dto) input.email = dto.email ? dto.email.trim().toLowerCase() : null;
+  if ('language' in dto) input.language = dto.language ?? 'fr';
+  if (dto.attributes !== undefined && dto.attributes !== null) input.attributes = dto.attributes;
+  return input;
+}

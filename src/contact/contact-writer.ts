@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { newId } from '../common/ids.js';
+import type { PhoneNumber } from '../common/recipient.js';
+import type { Sql } from '../database/sql.js';
+import type { Language } from '../delivery/email-template.js';
+import { MAX_ATTRIBUTES } from './contact-rules.js';
+import { ContactRepository, type ContactColumns } from './contact.repository.js';
+
+/** A contact's fields as a client gave them: `undefined` is a field not given. */
+export interface ContactInput {
+  phone: Readonly<PhoneNumber>;
+  name?: string | null;
+  email?: string | null;
+  language?: Language;
+  attributes?: Record<string, string>;
+}
+
+/** What became of one input. */
+export type UpsertOutcome =
+  | { kind: 'created' | 'updated' | 'existing'; id: string }
+  /** Its phone came earlier in the same batch, which wins. */
+  | { kind: 'duplicate'; id: string }
+  | { kind: 'invalid'; errors: string[] };
+
+export interface UpsertOptions {
+  accountId: string;
+  createdBy: string | null;
+  /** For a phone the account has: leave the contact, or write the fields given (attributes merged key by key). */
+  onDuplicate: 'skip' | 'update';
+  at: Date;
+}
+
+const INSERT_CHUNK = 100;
+
+/**
+ * Writes batches of contacts by phone, the way bulk upserts, imports and
+ * member adds by phone all need: one lookup of the phones the account has,
+ * one insert of the new ones. A phone inserted by another unit of work in the
+ * meantime is found on the read-back and treated as one the account had.
+ */
+@Injectable()
+export class ContactWriter {
+  constructor(private readonly contacts: ContactRepository) {}
+
+  async upsert(sql: Sql, inputs: readonly ContactInput[], options: UpsertOptions): Promise<UpsertOutcome[]> {
+    const first = new Map<string, number>();
+    inputs.forEach((input, index) => {
+      if (!first.has(input.phone.e164)) first.set(input.phone.e164, index);
+    });
+    const phones = [...first.keys()];
+    const had = new Map((await this.contacts.lockByPhones(sql, options.accountId, phones)).map((row) => [row.phone, row]));
+
+    const fresh = phones.filter((phone) => !had.has(phone)).map((phone) => ({ id: newId(options.at), columns: newColumns(inputs[first.get(phone)!]!) }));
+    for (let start = 0; start < fresh.length; start += INSERT_CHUNK) {
+      await this.contacts.insertAbsent(sql, options.accountId, options.createdBy, options.at, fresh.slice(start, start + INSERT_CHUNK));
+    }
+    const ours = new Set(fresh.map((contact) => contact.id));
+    if (fresh.length > 0) {
+      for (const row of await this.contacts.lockByPhones(sql, options.accountId, fresh.map((contact) => contact.columns.phone))) {
+        if (!ours.has(row.id)) had.set(row.phone, row);
+      }
+    }
+    const createdIds = new Map(fresh.filter((contact) => !had.has(contact.columns.phone)).map((contact) => [contact.columns.phone, contact.id]));
+
+    const outcomes: UpsertOutcome[] = [];
+    for (const [index, input] of inputs.entries()) {
+      const phone = input.phone.e164;
+      const existing = had.get(phone);
+      const id = createdIds.get(phone) ?? existing!.id;
+      if (first.get(phone) !== index) outcomes.push({ kind: 'duplicate', id });
+      else if (!existing) outcomes.push({ kind: 'created', id });
+      else if (options.onDuplicate === 'skip') outcomes.push({ kind: 'existing', id });
+      else outcomes.push(await this.update(sql, options, existing, input));
+    }
+    return outcomes;
+  }
+
+  private async update(sql: Sql, options: UpsertOptions, existing: { id: string; columns: ContactColumns }, input: ContactInput): Promise<UpsertOutcome> {
+    const attributes = { ...existing.columns.attributes, ...input.attributes };
+    if (Object.keys(attributes).length > MAX_ATTRIBUTES) {
+      return { kind: 'invalid', errors: [`attributes: ${MAX_ATTRIBUTES} clés au plus avec celles du contact existant`] };
+    }
+    await this.contacts.update(sql, options.accountId, existing.id, { ...applyInput(existing.columns, input), attributes }, options.at);
+    return { kind: 'updated', id: existing.id };
+  }
+}
+
+/** A contact's columns with the fields given written over them (`attributes` replaced). */
+export function applyInput(columns: ContactColumns, input: Partial<ContactInput>): ContactColumns {
+  return {
+    phone: input.phone?.e164 ?? columns.phone,
+    country: input.phone ? input.phone.country : columns.country,
+    name: input.name === undefined ? columns.name : input.name,
+    email: input.email === undefined ? columns.email : input.email,
+    language: input.language ?? columns.language,
+    attributes: input.attributes ?? columns.attributes,
+  };
+}
+
+const newColumns = (input: ContactInput): ContactColumns =>
+  applyInput({ phone: input.phone.e164, country: input.phone.country, name: null, email: null, language: 'fr', attributes: {} }, input);
