@@ -14,6 +14,7 @@ import { GroupModule } from './group/group.module.js';
 import { HealthModule } from './health/health.module.js';
 import { JobsModule, JobWorkersModule } from './jobs/jobs.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { OptOutModule } from './opt-out/opt-out.module.js';
 import { OtpModule } from './otp/otp.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { SmsModule } from './sms/sms.module.js';
@@ -39,6 +40,7 @@ import { WebhookModule } from './webhook/webhook.module.js';
     WebhookModule,
     GroupModule,
     ContactModule,
+    OptOutModule,
     HealthModule,
     AdminModule,
   ],

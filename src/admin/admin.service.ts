@@ -13,6 +13,7 @@ import { CreateContactDto } from '../contact/dto/contact-input.dto.js';
 import { Database } from '../database/database.js';
 import type { Sql } from '../database/sql.js';
 import { GroupService } from '../group/group.service.js';
+import { OptOutService } from '../opt-out/opt-out.service.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { validateAs } from '../common/validation/request-validation.pipe.js';
@@ -31,7 +32,7 @@ export interface NewAccount {
   sender?: string;
 }
 
-/** Administration of accounts, users, credentials, senders and groups: what the CLI and the first run do. */
+/** Administration of accounts, users, credentials, senders, groups and opt-outs: what the CLI and the first run do. */
 @Injectable()
 export class AdminService {
   constructor(
@@ -46,6 +47,7 @@ export class AdminService {
     private readonly contactService: ContactService,
     private readonly clock: Clock,
     private readonly webhookSecrets: WebhookSecretService,
+    private readonly optOuts: OptOutService,
   ) {}
 
   /** An account with its owner user, a default sender and an API key. */
@@ -216,6 +218,22 @@ export class AdminService {
     if (errors.length > 0) throw new AdminError(errors.join('; '));
     const created = await asAdminError(() => this.contactService.create(owner, body));
     return { contact_id: created.id };
+  }
+
+  /** Puts a number on the account's opt-out list (source `admin`), the sandbox one with `sandbox`. */
+  async addOptOut(accountId: string, number: string, sandbox = false) {
+    const phone = requiredPhone(number).e164;
+    await this.database.run((sql) => this.requireAccount(sql, accountId));
+    const { added } = await this.optOuts.addNumbers({ accountId, sandbox }, [phone], 'admin', null);
+    return { phone, sandbox, added: added === 1 };
+  }
+
+  /** Takes a number off the account's opt-out list, unless only its recipient may (STOP, link). */
+  async removeOptOut(accountId: string, number: string, sandbox = false) {
+    const phone = requiredPhone(number).e164;
+    await this.database.run((sql) => this.requireAccount(sql, accountId));
+    await asAdminError(() => this.optOuts.remove({ accountId, sandbox }, phone, 'admin'));
+    return { phone, sandbox, removed: true as const };
   }
 
   /** The account's owner as a principal, for what the CLI does on the account's behalf. */
