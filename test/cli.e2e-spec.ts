@@ -1,6 +1,10 @@
+import { Webhook } from 'standardwebhooks';
+import { newId } from '../src/common/ids.js';
 import { runCli } from './support/processes.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { until } from './support/until.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
 
 const SECRET = 'cli-e2e-secret-0123456789abcdef0123456789';
 
@@ -9,6 +13,7 @@ describe('cli', () => {
   let database: TestDatabase;
   let env: Record<string, string>;
   let t: TestApp;
+  let receiver: WebhookReceiver;
   let account: { account_id: string; user_id: string; sender_id: string; api_key: string };
 
   const cli = (...args: string[]) => runCli(env, ...args);
@@ -23,11 +28,13 @@ describe('cli', () => {
     database = await createTestDatabase();
     env = { ...database.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: SECRET, OTP_SECRET: SECRET };
     account = ok('account:create', '--name', 'Acme Corp', '--balance', '12.50', '--email', 'Ops@Acme.example') as typeof account;
-    t = await startTestApp(env);
+    receiver = await new WebhookReceiver().start();
+    t = await startTestApp({ ...env, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   });
 
   afterAll(async () => {
     await t.close();
+    await receiver.stop();
     await database.drop();
   });
 
@@ -135,8 +142,73 @@ describe('cli', () => {
     });
   });
 
+  describe('optout:add and optout:remove', () => {
+    const phone = '+2250707070720';
+    const listed = async (bearer: string) =>
+      ((await get('/v1/opt-out', bearer).expect(200)).body.data.items as Array<Record<string, unknown>>).map(({ phone, source, created_by }) => ({ phone, source, created_by }));
+
+    it('put a number on the live or the sandbox list and take it off, each change sent to the webhook as an event', async () => {
+      const owner = ok('account:create', '--name', 'Opt-out Corp');
+      const { api_key: testKey } = ok('apikey:create', '--user', owner.user_id as string, '--test');
+      const live = owner.api_key as string;
+      const hooked = await t
+        .http()
+        .put('/v1/account/webhook')
+        .set('Authorization', `Bearer ${live}`)
+        .send({ url: receiver.url('/cli-optout'), events: ['contact.opted_out', 'contact.opted_in'] })
+        .expect(200);
+
+      expect(ok('optout:add', '--account', owner.account_id as string, '--phone', '+225 07 07 07 07 20')).toEqual({ phone, sandbox: false, added: true });
+      expect(ok('optout:add', '--account', owner.account_id as string, '--phone', phone)).toEqual({ phone, sandbox: false, added: false });
+      expect(ok('optout:add', '--account', owner.account_id as string, '--phone', phone, '--sandbox')).toEqual({ phone, sandbox: true, added: true });
+      expect(await listed(live)).toEqual([{ phone, source: 'admin', created_by: null }]);
+      expect(await listed(testKey as string)).toEqual([{ phone, source: 'admin', created_by: null }]);
+
+      expect(ok('optout:remove', '--account', owner.account_id as string, '--phone', phone)).toEqual({ phone, sandbox: false, removed: true });
+      expect(await listed(live)).toEqual([]);
+      expect(await listed(testKey as string)).toHaveLength(1);
+
+      const hooks = await until(() => receiver.at('/cli-optout'), (received) => received.length >= 3);
+      const events = hooks.map((hook) => new Webhook(hooked.body.data.secret as string).verify(hook.body, hook.headers as Record<string, string>) as { type: string; data: object });
+      expect(events.map(({ type, data }) => ({ type, data }))).toEqual(
+        expect.arrayContaining([
+          { type: 'contact.opted_in', data: { phone, source: 'admin', keyword: null, contact_id: null, sandbox: false, at: expect.any(String) } },
+          { type: 'contact.opted_out', data: { phone, source: 'admin', keyword: null, contact_id: null, sandbox: false, at: expect.any(String) } },
+          { type: 'contact.opted_out', data: { phone, source: 'admin', keyword: null, contact_id: null, sandbox: true, at: expect.any(String) } },
+        ]),
+      );
+      expect(events).toHaveLength(3);
+    });
+
+    it('optout:remove refuses a number that opted out itself, and one not on the list', async () => {
+      const owner = ok('account:create', '--name', 'Stop Corp');
+      await t.database.run((sql) =>
+        sql.run("INSERT INTO opt_out (id, account_id, sandbox, phone, source, keyword, created_at) VALUES (?, ?, ?, ?, 'sms_keyword', 'STOP', ?)", [
+          newId(t.clock.now()),
+          owner.account_id as string,
+          false,
+          phone,
+          t.clock.now(),
+        ]),
+      );
+
+      for (const [args, error] of [
+        [[], 'transition_invalide: phone: seul le destinataire peut se réabonner (START)'],
+        [['--sandbox'], "Non trouvé: phone: ce numéro n'est pas sur la liste des désinscrits"],
+      ] as const) {
+        const result = cli('optout:remove', '--account', owner.account_id as string, '--phone', phone, ...args);
+        expect({ status: result.status, stdout: result.stdout, stderr: JSON.parse(result.stderr) }).toEqual({ status: 1, stdout: '', stderr: { error } });
+      }
+      expect(await listed(owner.api_key as string)).toEqual([{ phone, source: 'sms_keyword', created_by: null }]);
+    });
+  });
+
   it.each([
     [['account:create'], "required option '--name <name>' not specified"],
+    [['optout:add', '--account', '00000000-0000-7000-8000-000000000000', '--phone', '+2250707070707'], 'no account 00000000-0000-7000-8000-000000000000'],
+    [['optout:remove', '--account', '00000000-0000-7000-8000-000000000000', '--phone', '+2250707070707'], 'no account 00000000-0000-7000-8000-000000000000'],
+    [['optout:add', '--account', '00000000-0000-7000-8000-000000000000', '--phone', '0707070707'], 'invalid phone number (international form expected): 0707070707'],
+    [['optout:remove', '--account', '00000000-0000-7000-8000-000000000000'], "required option '--phone <phone>' not specified"],
     [['account:credit', '--account', '00000000-0000-7000-8000-000000000000', '--amount', '5'], 'no account 00000000-0000-7000-8000-000000000000'],
     [['account:webhook-secret', '--account', '00000000-0000-7000-8000-000000000000'], 'no account 00000000-0000-7000-8000-000000000000'],
     [['account:create', '--name', 'X', '--balance', '1.234'], 'balance must be a non-negative amount with at most two decimals'],

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { OpenAPIObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
+import { newId } from '../src/common/ids.js';
 import { createTenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -25,6 +27,8 @@ interface ClientModule {
   readThenDeleteGroup(api: Api, id: string): Promise<Record<string, Envelope>>;
   readAccount(api: Api): Promise<Envelope>;
   configureWebhook(api: Api, url: string, messageId: string): Promise<Record<string, Envelope>>;
+  optOutAndBack(api: Api, phone: string, stopped: string): Promise<Record<string, Envelope>>;
+  contactEventSummary(event: object): string;
 }
 
 /**
@@ -135,6 +139,8 @@ describe('a client generated from the OpenAPI document', () => {
         'export const balance = (account: Account) => account.solde;',
         "export const recipient = (sms: components['schemas']['MessageOutDto']) => sms.recipient_name;",
         "export const send: components['schemas']['SendOtpDto'] = { channel: 'FAX', to: '+2250707070707', message: '##OTP##' };",
+        "export const optedOut = (event: components['schemas']['ContactWebhookEventDto']) => event.data.recipient;",
+        "export const source: components['schemas']['OptOutDto']['source'] = 'stop';",
       ].join('\n'),
     );
 
@@ -142,6 +148,8 @@ describe('a client generated from the OpenAPI document', () => {
       expect.stringContaining("Property 'solde' does not exist"),
       expect.stringContaining("Property 'recipient_name' does not exist"),
       expect.stringContaining('"FAX"'),
+      expect.stringContaining("Property 'recipient' does not exist"),
+      expect.stringContaining('"stop"'),
     ]);
   });
 
@@ -243,6 +251,37 @@ describe('a client generated from the OpenAPI document', () => {
         refused: { status: 400, message: 'erreur_de_validation', errors: ['url: adresse privée ou réservée refusée'] },
         resend: { status: 409, message: 'transition_invalide', errors: ["id: ce SMS n'a encore aucun évènement webhook"] },
       });
+    });
+
+    it('puts a number on the opt-out list, reads the list, re-subscribes it, and reads the refusals', async () => {
+      const tenant = await createTenant(t);
+      const api = new client.ApiClient(baseUrl, tenant.apiKey);
+      await t.database.run((sql) =>
+        sql.run("INSERT INTO opt_out (id, account_id, sandbox, phone, source, keyword, created_at) VALUES (?, ?, 0, '+2250707070799', 'sms_keyword', 'STOP', ?)", [
+          newId(t.clock.now()),
+          tenant.accountId,
+          t.clock.now(),
+        ]),
+      );
+
+      expect(await client.optOutAndBack(api, '07 07 07 07 10', '+2250707070799')).toEqual({
+        refused: { status: 400, message: 'erreur_de_validation', errors: ['phones[0]: numéro de téléphone invalide', 'phones[1]: numéro de téléphone invalide'] },
+        added: { status: 200, message: 'succès', data: { added: 1, already: 0 } },
+        listed: {
+          status: 200,
+          message: 'succès',
+          data: {
+            items: [{ id: expect.any(String), phone: '+2250707070710', source: 'api', keyword: null, sender_id: null, created_by: tenant.userId, created_at: expect.any(String) }],
+            next_cursor: null,
+            has_more: false,
+          },
+        },
+        removed: { status: 200, message: 'success' },
+        gone: { status: 404, message: 'Non trouvé', errors: ["phone: ce numéro n'est pas sur la liste des désinscrits"] },
+        kept: { status: 409, message: 'transition_invalide', errors: ['phone: seul le destinataire peut se réabonner (START)'] },
+      });
+      const event = { id: randomUUID(), type: 'contact.opted_out', created_at: '2026-11-22T08:00:00.000Z', api_version: 'v1', data: { phone: '+2250707070710', source: 'api', keyword: null, contact_id: null, sandbox: false, at: '2026-11-22T08:00:00.000Z' } };
+      expect(client.contactEventSummary(event)).toBe('contact.opted_out +2250707070710 api - live 2026-11-22T08:00:00.000Z');
     });
 
     it('reads the error envelopes of an expired code, an empty balance and a wrong key', async () => {

@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 import { until } from './support/until.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 import { WEBHOOK_QUEUE } from '../src/webhook/webhook-events.js';
+import { newId } from '../src/common/ids.js';
 
 /** The statements of the hot paths, recognised by table and shape among those the service ran. */
 const HOT_QUERIES: Array<[name: string, shape: RegExp]> = [
@@ -31,6 +32,12 @@ const HOT_QUERIES: Array<[name: string, shape: RegExp]> = [
   ['the webhook event claim', /^SELECT\b.*\bFROM webhook_event\b.*\bavailable_at <= \?/s],
   ['the webhooks of the accounts of a batch', /\bFROM account_webhook WHERE account_id IN\b/],
   ["the latest webhook event of an SMS (resend)", /\bFROM webhook_event WHERE subject_id = \?/],
+  ['the numbers of a request already on the opt-out list', /^SELECT phone FROM opt_out WHERE account_id = \? AND sandbox = \? AND phone IN\b/],
+  ['the opt-out entries just written, read back', /^SELECT phone FROM opt_out WHERE id IN\b/],
+  ['the contacts of the numbers an opt-out event names', /^SELECT id, phone FROM contact WHERE account_id = \? AND phone IN\b/],
+  ['a page of the opt-out list (GET /v1/opt-out)', /\bFROM opt_out WHERE account_id = \? AND sandbox = \?.*\bORDER BY id DESC\b/s],
+  ['the re-subscription of a number (DELETE /v1/opt-out)', /^DELETE FROM opt_out\b/],
+  ['the entry of a number that could not be re-subscribed', /^SELECT source FROM opt_out\b/],
 ];
 
 /**
@@ -47,9 +54,10 @@ const FILL = [
   `INSERT INTO webhook_event (id, account_id, type, subject_id, sequence, body, state, attempts, available_at, created_at)
    SELECT uniq_id, account_id, 'sms.sent', uniq_id, 1, '{}', 'delivered', 1, NULL, created_at FROM otp`,
   `INSERT INTO account_webhook (account_id, url, events, updated_at) SELECT id, NULL, '', created_at FROM account`,
+  "INSERT INTO opt_out (id, account_id, sandbox, phone, source, created_at) SELECT uniq_id, account_id, 0, recipient, 'api', created_at FROM otp",
 ];
 const SEARCHED_TABLES = [
-  'otp', 'otp_recipient', 'message_out', 'message_part', 'verification_failure', 'delivery_receipt', 'contact', 'outbox', 'webhook_event', 'account_webhook',
+  'otp', 'otp_recipient', 'message_out', 'message_part', 'verification_failure', 'delivery_receipt', 'contact', 'outbox', 'webhook_event', 'account_webhook', 'opt_out',
 ];
 
 /** Secondary indexes hot statements rely on, dropped at the end to show that the checks above see their absence. */
@@ -123,6 +131,7 @@ describe('query plans of the hot paths', () => {
     await until(() => receiver.received.length, (count) => count >= 3);
     await t.http().post(`/v1/sms/out/${sent.uniq_id}/webhook/resend`).set('Authorization', tenant.auth).expect(200);
     await t.drain(WEBHOOK_QUEUE);
+    await optOutRequests(tenant);
     recording.stop();
     expect(status).toBe('delivered');
     ran = distinct(recording.statements.filter(explainable));
@@ -130,6 +139,24 @@ describe('query plans of the hot paths', () => {
     // InnoDB keeps statistics up to date by itself, a little later; SQLite has none unless asked (the service never asks)
     if (t.database.dialect === 'mysql') await t.database.run((sql) => sql.all(`ANALYZE TABLE ${SEARCHED_TABLES.join(', ')}`));
   }, 60_000);
+  /** The opt-out routes: a number with a contact and one without listed, a page read by filters, one re-subscribed and a STOP kept. */
+  async function optOutRequests(tenant: Tenant): Promise<void> {
+    await t.database.run((sql) =>
+      sql.run("INSERT INTO opt_out (id, account_id, sandbox, phone, source, keyword, created_at) VALUES (?, ?, 0, '+2250707070709', 'sms_keyword', 'STOP', ?)", [
+        newId(t.clock.now()),
+        tenant.accountId,
+        t.clock.now(),
+      ]),
+    );
+    const optOut = () => t.http().get('/v1/opt-out').set('Authorization', tenant.auth);
+    await t.http().post('/v1/opt-out').set('Authorization', tenant.auth).send({ phones: ['+2250707070707', '+2250707070708'] }).expect(200);
+    const first = await optOut().query({ limit: '1', source: 'api', created_from: '2000-01-01T00:00:00Z' }).expect(200);
+    await optOut().query({ limit: '1', source: 'api', created_from: '2000-01-01T00:00:00Z', cursor: first.body.data.next_cursor }).expect(200);
+    await optOut().expect(200);
+    await t.http().delete('/v1/opt-out/%2B2250707070708').set('Authorization', tenant.auth).expect(200);
+    await t.http().delete('/v1/opt-out/%2B2250707070709').set('Authorization', tenant.auth).expect(409);
+  }
+
   afterAll(async () => {
     await t?.close();
     await smsc?.stop();

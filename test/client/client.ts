@@ -14,8 +14,12 @@ type Answer<Path extends keyof paths, M extends Method> = {
 export type SendBody = Json<paths['/v1/otp/send']['post']['requestBody']>;
 export type VerifyBody = Json<paths['/v1/otp/verify']['post']['requestBody']>;
 export type WebhookBody = Json<paths['/v1/account/webhook']['put']['requestBody']>;
+export type OptOutBody = Json<paths['/v1/opt-out']['post']['requestBody']>;
+export type OptOutQuery = NonNullable<paths['/v1/opt-out']['get']['parameters']['query']>;
 /** What a receiver gets for an `sms.*` event, typed from the document's components. */
 export type SmsEvent = components['schemas']['SmsWebhookEventDto'];
+/** What a receiver gets for a `contact.opted_out` or `contact.opted_in` event. */
+export type ContactEvent = components['schemas']['ContactWebhookEventDto'];
 
 export class ApiClient {
   constructor(
@@ -61,6 +65,19 @@ export class ApiClient {
 
   resendWebhook(id: string): Promise<Answer<'/v1/sms/out/{id}/webhook/resend', 'post'>> {
     return this.call('POST', `/v1/sms/out/${encodeURIComponent(id)}/webhook/resend`);
+  }
+
+  optOut(body: OptOutBody): Promise<Answer<'/v1/opt-out', 'post'>> {
+    return this.call('POST', '/v1/opt-out', body);
+  }
+
+  optOuts(query: OptOutQuery = {}): Promise<Answer<'/v1/opt-out', 'get'>> {
+    const search = new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]));
+    return this.call('GET', `/v1/opt-out?${search.toString()}`);
+  }
+
+  reSubscribe(phone: string): Promise<Answer<'/v1/opt-out/{phone}', 'delete'>> {
+    return this.call('DELETE', `/v1/opt-out/${encodeURIComponent(phone)}`);
   }
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -228,3 +245,45 @@ export async function configureWebhook(client: ApiClient, url: string, messageId
 
 /** A receiver's reading of an event body, typed by the schema the document publishes. */
 export const eventSummary = (event: SmsEvent) => `${event.type} ${event.data.uniq_id} #${event.data.sequence} ${event.data.status}`;
+
+/**
+ * Lists a national number (after a request refused for a bad one), reads the list, re-subscribes the number as listed, then tries again,
+ * and tries to re-subscribe `stopped`, a number that texted STOP.
+ */
+export async function optOutAndBack(client: ApiClient, phone: string, stopped: string) {
+  const refused = await client.optOut({ phones: [phone, 'abc'] });
+  if (refused.status !== 400) throw unexpected(refused);
+  const added = await client.optOut({ phones: [phone], default_country: 'CI' });
+  if (added.status !== 200) throw unexpected(added);
+  const listed = await client.optOuts({ source: 'api', limit: 10 });
+  if (listed.status !== 200) throw unexpected(listed);
+  const listedPhone = listed.body.data.items[0]?.phone ?? '';
+  const removed = await client.reSubscribe(listedPhone);
+  if (removed.status !== 200) throw unexpected(removed);
+  const gone = await client.reSubscribe(listedPhone);
+  if (gone.status !== 404) throw unexpected(gone);
+  const kept = await client.reSubscribe(stopped);
+  if (kept.status !== 409) throw unexpected(kept);
+  const { added: count, already }: { added: number; already: number } = added.body.data;
+  const { items, next_cursor, has_more } = listed.body.data;
+  return {
+    refused: { status: refused.body.status, message: refused.body.message, errors: refused.body.errors },
+    added: { status: added.body.status, message: added.body.message, data: { added: count, already } },
+    listed: {
+      status: listed.body.status,
+      message: listed.body.message,
+      data: {
+        items: items.map(({ id, phone, source, keyword, sender_id, created_by, created_at }) => ({ id, phone, source, keyword, sender_id, created_by, created_at })),
+        next_cursor,
+        has_more,
+      },
+    },
+    removed: { status: removed.body.status, message: removed.body.message },
+    gone: { status: gone.body.status, message: gone.body.message, errors: gone.body.errors },
+    kept: { status: kept.body.status, message: kept.body.message, errors: kept.body.errors },
+  };
+}
+
+/** A receiver's reading of an opt-out event body. */
+export const contactEventSummary = (event: ContactEvent) =>
+  `${event.type} ${event.data.phone} ${event.data.source} ${event.data.contact_id ?? '-'} ${event.data.sandbox ? 'sandbox' : 'live'} ${event.data.at}`;
