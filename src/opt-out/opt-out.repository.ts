@@ -36,7 +36,7 @@ export interface OptOutFilters {
 }
 
 /** Entries that only their recipient can undo (START): the API and the operator cannot override a STOP. */
-export const RECIPIENT_ONLY_SOURCES: readonly OptOutSource[] = ['sms_keyword', 'link'];
+const RECIPIENT_ONLY_SOURCES: readonly OptOutSource[] = ['sms_keyword', 'link'];
 const REMOVABLE = OPT_OUT_SOURCES.filter((source) => !RECIPIENT_ONLY_SOURCES.includes(source));
 
 interface OptOutRow {
