@@ -153,7 +153,7 @@ export class ContactRepository {
     }
     const search = [
       ...(filters.nameOrEmail ? [prefixRange('c.search_name', filters.nameOrEmail.name), prefixRange('c.search_email', filters.nameOrEmail.email)] : []),
-      ...(filters.phonePrefix ? [prefixRange('c.phone', filters.phonePrefix)] : []),
+      ...(filters.phonePrefix ? [prefixRange('c.phone', filters.phonePrefix, 'ascii')] : []),
     ];
     if (search.length > 0) {
       conditions.push(`(${search.map((range) => range.condition).join(' OR ')})`);
