@@ -25,6 +25,7 @@ interface ClientModule {
   readThenDeleteGroup(api: Api, id: string): Promise<Record<string, Envelope>>;
   readAccount(api: Api): Promise<Envelope>;
   configureWebhook(api: Api, url: string, messageId: string): Promise<Record<string, Envelope>>;
+  buildAddressBook(api: Api): Promise<Record<string, unknown>>;
 }
 
 /**
@@ -242,6 +243,26 @@ describe('a client generated from the OpenAPI document', () => {
         rotated: { status: 200, message: 'succès', data: { secret: expect.stringMatching(/^whsec_/) } },
         refused: { status: 400, message: 'erreur_de_validation', errors: ['url: adresse privée ou réservée refusée'] },
         resend: { status: 409, message: 'transition_invalide', errors: ["id: ce SMS n'a encore aucun évènement webhook"] },
+      });
+    });
+
+    it('builds an address book: a group, contacts, a bulk upsert and members, then reads and trims it', async () => {
+      const tenant = await createTenant(t);
+      const api = new client.ApiClient(baseUrl, tenant.apiKey);
+
+      const book = await client.buildAddressBook(api);
+
+      expect(book).toEqual({
+        group: { name: 'Clients fidèles', contact_count: 0 },
+        taken: { status: 409, message: 'deja_existant', errors: [expect.stringMatching(/^phone: un contact existe déjà \(id /)] },
+        batch: { created: 1, updated: 0, skipped: 0, errors: [{ index: 1, errors: [expect.stringMatching(/^phone: /)] }] },
+        added: { added: 2, already_member: 0, created_contacts: 1, rejected: [] },
+        contact: { name: 'Awa Koné', email: null, attributes: { ville: 'Abidjan' }, group_ids: [expect.any(String)], opted_out: false },
+        found: ['Awa Koné'],
+        pages: [['+33612345678', '+221771234567'], ['+2250707070707']],
+        removed: 1,
+        deleted: 'success',
+        groups: [{ name: 'Clients fidèles', contact_count: 2 }],
       });
     });
 
