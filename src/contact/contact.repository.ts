@@ -146,7 +146,8 @@ export class ContactRepository {
     let from = SELECT;
     let key = 'c.id';
     if (filters.groupId !== undefined) {
-      from = `${SELECT.replace(' FROM contact c', '')} FROM contact_group_member m JOIN contact c ON c.id = m.contact_id`;
+      // CROSS JOIN keeps SQLite reading the group's keys in order (MySQL treats it as JOIN): led by the contacts, it sorted them all
+      from = `${SELECT.replace(' FROM contact c', '')} FROM contact_group_member m CROSS JOIN contact c ON c.id = m.contact_id`;
       conditions.unshift('m.group_id = ?');
       params.splice(1, 0, filters.groupId);
       key = 'm.contact_id';
