@@ -10,7 +10,7 @@ const explainable = (statement: Statement) => /^(SELECT|UPDATE|DELETE)\b/i.test(
 const distinct = (statements: Statement[]) => [...new Map(statements.map((statement) => [JSON.stringify(statement), statement])).values()];
 const phoneOf = (n: number) => `+22507${String(100_000_000 + n).slice(1)}`;
 
-/** Every statement of the contact, group and member routes seeks through an index, on tables holding thousands of rows. */
+/** Every statement of the contact, group, member and sender routes seeks through an index, on tables holding thousands of rows. */
 describe('query plans of the address book', () => {
   let t: TestApp;
   let ran: Statement[];
@@ -75,8 +75,13 @@ describe('query plans of the address book', () => {
     await call(tenant, 'delete', `/v1/group/${group}/contacts/${contact}`).expect(200);
     await call(tenant, 'delete', `/v1/contact/${contact}`).expect(200);
     await call(tenant, 'delete', `/v1/group/${group}`).expect(200);
+    const sender = (await call(tenant, 'post', '/v1/sender', { name: 'PLANS', use_case: 'Codes de connexion des clients' }).expect(201)).body.data.id;
+    await call(tenant, 'get', '/v1/sender?status=pending').expect(200);
+    await call(tenant, 'get', `/v1/sender/${sender}`).expect(200);
+    await call(tenant, 'post', `/v1/sender/${sender}/default`).expect(409);
+    await call(tenant, 'delete', `/v1/sender/${sender}`).expect(200);
     recording.stop();
-    ran = distinct(recording.statements.filter(explainable)).filter((statement) => /\b(contact|contact_group|contact_group_member|opt_out)\b/.test(statement.query));
+    ran = distinct(recording.statements.filter(explainable)).filter((statement) => /\b(contact|contact_group|contact_group_member|opt_out|sender)\b/.test(statement.query));
   }, 120_000);
   afterAll(() => t?.close());
 

@@ -26,6 +26,7 @@ interface ClientModule {
   readAccount(api: Api): Promise<Envelope>;
   configureWebhook(api: Api, url: string, messageId: string): Promise<Record<string, Envelope>>;
   buildAddressBook(api: Api): Promise<Record<string, unknown>>;
+  requestSenderId(api: Api): Promise<Record<string, unknown>>;
 }
 
 /**
@@ -263,6 +264,17 @@ describe('a client generated from the OpenAPI document', () => {
         removed: 1,
         deleted: 'success',
         groups: [{ name: 'Clients fidèles', contact_count: 2 }],
+      });
+    });
+
+    it('requests a sender ID, is refused making it the default while pending, and withdraws it', async () => {
+      const api = new client.ApiClient(baseUrl, (await createTenant(t)).apiKey);
+
+      expect(await client.requestSenderId(api)).toEqual({
+        requested: { name: 'MONAPP', status: 'pending', is_default: false, countries: ['CI'], reviewed_at: null },
+        pending: ['MONAPP'],
+        refused: { status: 409, message: 'transition_invalide', errors: ['status: seul un expéditeur approuvé peut être celui par défaut'] },
+        withdrawn: 'success',
       });
     });
 

@@ -3,6 +3,8 @@ import { AdminModule } from '../admin/admin.module.js';
 import { CommonModule } from '../common/common.module.js';
 import { AppConfigModule } from '../config/config.module.js';
 import { DatabaseModule } from '../database/database.module.js';
+import { JobsModule } from '../jobs/jobs.module.js';
+import { SenderModule } from '../sender/sender.module.js';
 import { AccountAuditCommand, AccountCreateCommand, AccountCreditCommand, AccountWebhookSecretCommand } from './commands/account.commands.js';
 import { ApiKeyCreateCommand, ApiKeyRevokeCommand, TokenIssueCommand } from './commands/credential.commands.js';
 import {
@@ -11,10 +13,12 @@ import {
   LocalNumberAddCommand,
   SenderCreateCommand,
 } from './commands/directory.commands.js';
+import { SenderApproveCommand, SenderRejectCommand } from './commands/sender-review.commands.js';
 import { UserCreateCommand, UserDeleteCommand } from './commands/user.commands.js';
 
 @Module({
-  imports: [AppConfigModule, CommonModule, DatabaseModule, AdminModule],
+  // the job runner takes the queues of the modules used, and never claims here: work is left to the servers
+  imports: [AppConfigModule, CommonModule, DatabaseModule, JobsModule, AdminModule, SenderModule],
   providers: [
     AccountCreateCommand,
     AccountCreditCommand,
@@ -26,6 +30,8 @@ import { UserCreateCommand, UserDeleteCommand } from './commands/user.commands.j
     ApiKeyCreateCommand,
     ApiKeyRevokeCommand,
     SenderCreateCommand,
+    SenderApproveCommand,
+    SenderRejectCommand,
     LocalNumberAddCommand,
     GroupCreateCommand,
     ContactCreateCommand,

@@ -96,6 +96,22 @@ export class ApiClient {
     return this.call('POST', `/v1/group/${encodeURIComponent(groupId)}/contacts/remove`, { contact_ids: contactIds });
   }
 
+  requestSender(body: Json<paths['/v1/sender']['post']['requestBody']>): Promise<Answer<'/v1/sender', 'post'>> {
+    return this.call('POST', '/v1/sender', body);
+  }
+
+  senders(status?: 'pending' | 'approved' | 'rejected'): Promise<Answer<'/v1/sender', 'get'>> {
+    return this.call('GET', `/v1/sender${status ? `?status=${status}` : ''}`);
+  }
+
+  makeDefaultSender(id: string): Promise<Answer<'/v1/sender/{id}/default', 'post'>> {
+    return this.call('POST', `/v1/sender/${encodeURIComponent(id)}/default`);
+  }
+
+  withdrawSender(id: string): Promise<Answer<'/v1/sender/{id}', 'delete'>> {
+    return this.call('DELETE', `/v1/sender/${encodeURIComponent(id)}`);
+  }
+
   account(): Promise<Answer<'/v1/account', 'get'>> {
     return this.call('GET', '/v1/account');
   }
@@ -331,5 +347,24 @@ export async function buildAddressBook(client: ApiClient) {
     removed: removed.body.data.removed,
     deleted: deleted.body.message,
     groups: listed.body.data.items.map((listedGroup) => ({ name: listedGroup.name, contact_count: listedGroup.contact_count })),
+  };
+}
+
+/** Requests a sender ID, reads it among the pending ones, is refused making it the default, then withdraws it. */
+export async function requestSenderId(client: ApiClient) {
+  const requested = await client.requestSender({ name: 'MONAPP', use_case: 'Codes de connexion de nos clients', countries: ['CI'] });
+  if (requested.status !== 201) throw unexpected(requested);
+  const pending = await client.senders('pending');
+  if (pending.status !== 200) throw unexpected(pending);
+  const refused = await client.makeDefaultSender(requested.body.data.id);
+  if (refused.status !== 409) throw unexpected(refused);
+  const withdrawn = await client.withdrawSender(requested.body.data.id);
+  if (withdrawn.status !== 200) throw unexpected(withdrawn);
+  const { name, status, is_default, countries, reviewed_at } = requested.body.data;
+  return {
+    requested: { name, status, is_default, countries, reviewed_at },
+    pending: pending.body.data.items.map((sender) => sender.name),
+    refused: { status: refused.body.status, message: refused.body.message, errors: refused.body.errors },
+    withdrawn: withdrawn.body.message,
   };
 }
