@@ -20,8 +20,11 @@ describe('query plans of the address book', () => {
       const plan = await t.database.run((sql) => sql.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, params as never[]));
       return plan.some((step) => step.detail.includes('TEMP B-TREE'));
     }
+    // a page of keys found in order may be sorted again once joined: it holds `limit + 1` rows
     const plan = await t.app.get(DataSource).query(`EXPLAIN ${query}`, params);
-    return (plan as Array<{ Extra: string | null }>).some((step) => step.Extra?.includes('filesort') ?? false);
+    return (plan as Array<{ table: string | null; Extra: string | null }>).some(
+      (step) => !step.table?.startsWith('<derived') && (step.Extra?.includes('filesort') ?? false),
+    );
   };
   const plansOf = (statements: Statement[]) =>
     Promise.all(statements.map(async (statement) => ({ query: statement.query, scans: await fullScans(t.app.get(DataSource), statement) })));
@@ -86,7 +89,7 @@ describe('query plans of the address book', () => {
   afterAll(() => t?.close());
 
   it('ran the statements of every route', () => {
-    for (const shape of [/FROM contact_group_member m CROSS JOIN contact c/, /c\.search_name >= \?/, /c\.phone >= \?/, /FROM contact_group WHERE account_id = \?.*name_key >= \?/s, /NOT EXISTS \(SELECT 1 FROM opt_out/]) {
+    for (const shape of [/FROM contact_group_member m (CROSS JOIN|STRAIGHT_JOIN) contact c/, /c\.search_name >= \?/, /c\.phone >= \?/, /FROM contact_group WHERE account_id = \?.*name_key >= \?/s, /NOT EXISTS \(SELECT 1 FROM opt_out/]) {
       expect(ran.some((statement) => shape.test(statement.query))).toBe(true);
     }
   });
