@@ -1,5 +1,6 @@
 // npm run bench -- [--db sqlite|mysql|both] [--duration 8] [--warmup 3] [--connections 1,10,50] [--rounds 2] [--fill] [--quick]
 //                   [--webhook-events N] (webhook fan-out size, default 20000) [--webhooks-only] (the fan-out alone)
+//                   [--address-book] (list paging on 1,000,000 contacts) [--address-book-only] (that alone)
 //                   [--port N] (ours on N, the baseline on N + 1; default 3401) [--mariadb-port N] (default 3326)
 //                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 2,048 MB with
 //                   --fill, whose 2,000,000 rows have indexes that 128 MB cannot hold)
@@ -14,12 +15,15 @@
 // 1,000,000 messages with bulk SQL, lets the database write back what the load left, warms up again and
 // measures them again, both times interleaved with the baseline, whose change between the two phases is
 // the machine's.
+// --address-book writes 1,000,000 contacts, 100,000 of them in one group, with bulk SQL, and measures the first and the
+// 5,000th page of GET /v1/contact and of GET /v1/group/{id}/contacts alike (keyset paging: the ratio should be near 1).
 // Then the webhook fan-out: N due events written to the webhook outbox with bulk SQL, each to a receiver in
 // this process; events delivered per second (signed, every attempt recorded) from the first to the last received.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { fillAddressBook, pagingComparison } from './lib/address-book.mjs';
 import { fill } from './lib/fill.mjs';
 import { baseline, harvest, measure, nextRecipient, ours } from './lib/load.mjs';
 import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, startNode } from './lib/processes.mjs';
@@ -38,6 +42,8 @@ const { values: args } = parseArgs({
     'buffer-pool-mb': { type: 'string' },
     'webhook-events': { type: 'string', default: '20000' },
     'webhooks-only': { type: 'boolean', default: false },
+    'address-book': { type: 'boolean', default: false },
+    'address-book-only': { type: 'boolean', default: false },
     port: { type: 'string', default: '3401' },
     'mariadb-port': { type: 'string', default: '3326' },
   },
@@ -74,7 +80,10 @@ writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
 for (const [db, result] of Object.entries(report.databases)) {
   printTable(db, result);
-  console.log(`${db} webhook fan-out: ${result.webhooks.per_second} events/s (${result.webhooks.delivered} events in ${result.webhooks.seconds} s)`);
+  if (result.webhooks) console.log(`${db} webhook fan-out: ${result.webhooks.per_second} events/s (${result.webhooks.delivered} events in ${result.webhooks.seconds} s)`);
+  for (const [list, paging] of Object.entries(result.address_book ?? {})) {
+    console.log(`${db} ${list} page 5,000 ÷ page 1: ${paging.ratio} (${paging.page_5000.rps} ÷ ${paging.first.rps} req/s; p99 ${paging.page_5000.p99} and ${paging.first.p99} ms)`);
+  }
 }
 console.log(`\nfigures written to ${file}`);
 
@@ -206,7 +215,7 @@ async function benchDatabase(db) {
     }
   };
 
-  if (args['webhooks-only']) {
+  if (args['webhooks-only'] || args['address-book-only']) {
     // the route scenarios are skipped
   } else if (args.fill) {
     result.fill = await fillComparison({ server, reference, oursEnv, account, run, warmUp, scenarios, references, result });
@@ -225,9 +234,19 @@ async function benchDatabase(db) {
   }
   for (const scenario of scenarios) result.scenarios[scenario.name] && (result.scenarios[scenario.name].against = scenario.against);
 
-  const fanOutAccount = runCli(oursEnv, 'account:create', '--name', 'Bench webhooks', '--balance', '0', '--sender', 'HOOKS');
-  result.webhooks = await webhookFanOut(oursEnv, fanOutAccount.account_id, Number(args['webhook-events']));
-  console.log(`webhook fan-out: ${result.webhooks.delivered} of ${result.webhooks.events} events in ${result.webhooks.seconds} s, ${result.webhooks.per_second} events/s`);
+  if (args['address-book'] || args['address-book-only']) {
+    const bookAccount = runCli(oursEnv, 'account:create', '--name', 'Bench address book', '--balance', '0', '--sender', 'BOOK');
+    const started = Date.now();
+    const groupId = await fillAddressBook(oursEnv, bookAccount.account_id, 1_000_000, 100_000);
+    console.log(`address book: 1,000,000 contacts and 100,000 members written in ${Math.round((Date.now() - started) / 1000)} s`);
+    result.address_book = await pagingComparison(server.url, `Bearer ${bookAccount.api_key}`, groupId, { connections: 10, duration });
+  }
+
+  if (!args['address-book-only']) {
+    const fanOutAccount = runCli(oursEnv, 'account:create', '--name', 'Bench webhooks', '--balance', '0', '--sender', 'HOOKS');
+    result.webhooks = await webhookFanOut(oursEnv, fanOutAccount.account_id, Number(args['webhook-events']));
+    console.log(`webhook fan-out: ${result.webhooks.delivered} of ${result.webhooks.events} events in ${result.webhooks.seconds} s, ${result.webhooks.per_second} events/s`);
+  }
 
   await server.stop();
   await reference.stop();

@@ -185,7 +185,7 @@ describe('Authentication', () => {
   async function resourcesOf(tenant: Tenant): Promise<Resources> {
     const to = nextPhone();
     const sent = await t.http().post('/v1/otp/send').set('Authorization', tenant.auth).send(smsBody(to));
-    const { id: groupId } = await t.admin.createGroup(tenant.accountId, 'Clients');
+    const { id: groupId } = await t.admin.createGroup(tenant.accountId, `Clients ${to}`);
     return { smsId: sent.body.data.uniq_id, groupId, otp: { to, code: sent.body.data.code } };
   }
 

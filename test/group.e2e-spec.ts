@@ -162,4 +162,132 @@ describe('/v1/group/{id}', () => {
       expect(await membersOf(kept)).toEqual([{ contact_id }]);
     });
   });
+
+  describe('POST /group', () => {
+    const create = (body: object, auth = tenant.auth) => t.http().post('/v1/group').set('Authorization', auth).send(body);
+
+    it('answers 201 succès with the new group', async () => {
+      const res = await create({ name: '  Clients Abidjan ', description: 'Relances' });
+
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        status: 201,
+        message: 'succès',
+        data: {
+          id: expect.any(String),
+          company_id: tenant.accountId,
+          name: 'Clients Abidjan',
+          description: 'Relances',
+          contact_count: 0,
+          created_by: tenant.userId,
+          created_at: expect.stringMatching(/Z$/),
+          updated_at: res.body.data.created_at,
+        },
+      });
+      expect((await get(res.body.data.id)).body.data).toEqual(res.body.data);
+    });
+
+    it('answers 409 deja_existant for a name the account has, case ignored; another account may have it', async () => {
+      const { id } = (await create({ name: 'Fidèles' })).body.data;
+
+      const res = await create({ name: 'FIDÈLES' });
+
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ status: 409, message: 'deja_existant', errors: [`name: un groupe porte déjà ce nom (id ${id})`] });
+      expect((await create({ name: 'Fidèles' }, stranger.auth)).status).toBe(201);
+    });
+
+    it.each<[object, string]>([
+      [{}, 'name: est obligatoire'],
+      [{ name: '' }, 'name: ne doit pas être vide'],
+      [{ name: '   ' }, 'name: ne doit pas être vide'],
+      [{ name: 'x'.repeat(101) }, 'name: ne doit pas dépasser 100 caractères'],
+      [{ name: 42 }, 'name: doit être une chaîne de caractères'],
+      [{ name: 'Ok', description: 'x'.repeat(501) }, 'description: ne doit pas dépasser 500 caractères'],
+    ])('answers 400 for %j', async (body, error) => {
+      expect((await create(body)).body).toEqual({ status: 400, message: 'erreur_de_validation', errors: [error] });
+    });
+
+    it('makes one group of a name under 20 concurrent creations', async () => {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => create({ name: 'Concurrence' })));
+
+      expect(answers.filter((res) => res.status === 201)).toHaveLength(1);
+      expect(answers.filter((res) => res.status === 409)).toHaveLength(19);
+    });
+  });
+
+  describe('GET /group', () => {
+    let account: Tenant;
+    const list = (query: Record<string, string> = {}) => t.http().get('/v1/group').query(query).set('Authorization', account.auth);
+    const names = (res: { body: { data: { items: Array<{ name: string }> } } }) => res.body.data.items.map((group) => group.name);
+
+    beforeAll(async () => {
+      account = await createTenant(t);
+      for (const name of ['Clients Abidjan', 'Clients Dakar', 'Fournisseurs', 'clients vip']) {
+        await t.http().post('/v1/group').set('Authorization', account.auth).send({ name });
+      }
+    });
+
+    it('lists newest first, with contact_count, and pages with the cursor', async () => {
+      const first = await list({ limit: '3' });
+      const rest = await list({ limit: '3', cursor: first.body.data.next_cursor });
+
+      expect(first.status).toBe(200);
+      expect(names(first)).toEqual(['clients vip', 'Fournisseurs', 'Clients Dakar']);
+      expect(first.body.data.items[0]).toEqual(expect.objectContaining({ contact_count: 0, company_id: account.accountId }));
+      expect(rest.body.data).toEqual({ items: [expect.objectContaining({ name: 'Clients Abidjan' })], next_cursor: null, has_more: false });
+    });
+
+    it('searches by the start of the name, case ignored', async () => {
+      expect(names(await list({ q: 'CLIENTS' }))).toEqual(['clients vip', 'Clients Dakar', 'Clients Abidjan']);
+      expect(names(await list({ q: 'dakar' }))).toEqual([]);
+    });
+
+    it('refuses a cursor made for another search', async () => {
+      const cursor = (await list({ limit: '1', q: 'clients' })).body.data.next_cursor;
+
+      expect((await list({ cursor })).body).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['cursor: curseur invalide'] });
+    });
+  });
+
+  describe('PATCH /group/{id}', () => {
+    const update = (id: string, body: object, auth = tenant.auth) => t.http().patch(`/v1/group/${id}`).set('Authorization', auth).send(body);
+
+    it('renames and redescribes', async () => {
+      const { id } = await t.admin.createGroup(tenant.accountId, 'Ancien nom', 'Ancienne description');
+      t.clock.advance(1);
+
+      const renamed = await update(id, { name: 'Nouveau nom' });
+      const cleared = await update(id, { description: null });
+
+      expect(renamed.status).toBe(200);
+      expect(renamed.body.data).toEqual(expect.objectContaining({ id, name: 'Nouveau nom', description: 'Ancienne description' }));
+      expect(Date.parse(renamed.body.data.updated_at)).toBeGreaterThan(Date.parse(renamed.body.data.created_at));
+      expect(cleared.body.data).toEqual(expect.objectContaining({ name: 'Nouveau nom', description: null }));
+    });
+
+    it('keeps its own name with another case, and answers 409 for a name another group has', async () => {
+      const { id: taken } = await t.admin.createGroup(tenant.accountId, 'Pris');
+      const { id } = await t.admin.createGroup(tenant.accountId, 'Libre');
+
+      expect((await update(id, { name: 'LIBRE' })).body.data.name).toBe('LIBRE');
+      expect((await update(id, { name: 'pris' })).body).toEqual({
+        status: 409,
+        message: 'deja_existant',
+        errors: [`name: un groupe porte déjà ce nom (id ${taken})`],
+      });
+    });
+
+    it('answers 400 without any field', async () => {
+      const { id } = await t.admin.createGroup(tenant.accountId, 'Vide');
+
+      expect((await update(id, {})).body).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['body: au moins un champ attendu (name, description)'] });
+    });
+
+    it("answers 404 for an unknown, malformed or another account's group", async () => {
+      const { id } = await t.admin.createGroup(stranger.accountId, 'Étranger');
+
+      for (const target of [id, randomUUID(), 'nope']) expect((await update(target, { name: 'x' })).body).toEqual(GROUP_NOT_FOUND);
+    });
+  });
 });

@@ -29,6 +29,8 @@ interface ClientModule {
   configureWebhook(api: Api, url: string, messageId: string): Promise<Record<string, Envelope>>;
   optOutAndBack(api: Api, phone: string, stopped: string): Promise<Record<string, Envelope>>;
   contactEventSummary(event: object): string;
+  buildAddressBook(api: Api): Promise<Record<string, unknown>>;
+  requestSenderId(api: Api): Promise<Record<string, unknown>>;
 }
 
 /**
@@ -282,6 +284,37 @@ describe('a client generated from the OpenAPI document', () => {
       });
       const event = { id: randomUUID(), type: 'contact.opted_out', created_at: '2026-11-22T08:00:00.000Z', api_version: 'v1', data: { phone: '+2250707070710', source: 'api', keyword: null, contact_id: null, sandbox: false, at: '2026-11-22T08:00:00.000Z' } };
       expect(client.contactEventSummary(event)).toBe('contact.opted_out +2250707070710 api - live 2026-11-22T08:00:00.000Z');
+    });
+
+    it('builds an address book: a group, contacts, a bulk upsert and members, then reads and trims it', async () => {
+      const tenant = await createTenant(t);
+      const api = new client.ApiClient(baseUrl, tenant.apiKey);
+
+      const book = await client.buildAddressBook(api);
+
+      expect(book).toEqual({
+        group: { name: 'Clients fidèles', contact_count: 0 },
+        taken: { status: 409, message: 'deja_existant', errors: [expect.stringMatching(/^phone: un contact existe déjà \(id /)] },
+        batch: { created: 1, updated: 0, skipped: 0, errors: [{ index: 1, errors: [expect.stringMatching(/^phone: /)] }] },
+        added: { added: 2, already_member: 0, created_contacts: 1, rejected: [] },
+        contact: { name: 'Awa Koné', email: null, attributes: { ville: 'Abidjan' }, group_ids: [expect.any(String)], opted_out: false },
+        found: ['Awa Koné'],
+        pages: [['+33612345678', '+221771234567'], ['+2250707070707']],
+        removed: 1,
+        deleted: 'success',
+        groups: [{ name: 'Clients fidèles', contact_count: 2 }],
+      });
+    });
+
+    it('requests a sender ID, is refused making it the default while pending, and withdraws it', async () => {
+      const api = new client.ApiClient(baseUrl, (await createTenant(t)).apiKey);
+
+      expect(await client.requestSenderId(api)).toEqual({
+        requested: { name: 'MONAPP', status: 'pending', is_default: false, countries: ['CI'], reviewed_at: null },
+        pending: ['MONAPP'],
+        refused: { status: 409, message: 'transition_invalide', errors: ['status: seul un expéditeur approuvé peut être celui par défaut'] },
+        withdrawn: 'success',
+      });
     });
 
     it('reads the error envelopes of an expired code, an empty balance and a wrong key', async () => {

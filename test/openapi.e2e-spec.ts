@@ -57,7 +57,7 @@ const SUCCESS_MESSAGES: Array<[method: string, path: string, message: string, da
   ['get', '/v1/account', 'OK', 'AccountDto'],
 ];
 
-/** The fields of each resource, as INTERFACE.md lists them. */
+/** The fields of each resource, as INTERFACE.md lists them (and SPEC-2 adds to them). */
 const RESOURCE_FIELDS: Record<string, string[]> = {
   OtpSendResultDto: ['uniq_id', 'code', 'expires_at'],
   OtpVerificationDto: ['uniq_id', 'to', 'channel', 'verified_at', 'send_at', 'application_name'],
@@ -67,7 +67,8 @@ const RESOURCE_FIELDS: Record<string, string[]> = {
     'provider_status', 'source', 'status', 'created_by', 'webhook_url', 'webhook_response', 'retrieve', 'local_number',
     'language', 'company', 'message_price', 'sender', 'contact', 'author',
   ],
-  GroupDto: ['id', 'company_id', 'name', 'description', 'created_by', 'created_at'],
+  // the interface's fields, then those SPEC-2 adds
+  GroupDto: ['id', 'company_id', 'name', 'description', 'created_by', 'created_at', 'contact_count', 'updated_at'],
   AccountDto: ['id', 'name', 'balance', 'address', 'logo_url', 'country_id', 'created_by', 'created_at'],
 };
 

@@ -13,7 +13,7 @@ import { newId } from '../src/common/ids.js';
 const HOT_QUERIES: Array<[name: string, shape: RegExp]> = [
   ['the API key by hash (authentication)', /\bFROM api_key\b.*\bkey_hash = \?/s],
   ['the idempotency record', /\bFROM idempotency_record\b/],
-  ['the sender by name', /\bFROM sender\b.*\bname_key = \?/s],
+  ['the sender by name', /\bFROM sender\b.*\bactive_key = \?/s],
   ['the default sender', /\bFROM sender\b.*\bis_default\b/s],
   ['the price of a destination', /\bFROM message_price\b/],
   ['the latest OTP of a recipient, locked (send supersedes it, verify checks it)', /\bFROM otp_recipient\b.*\bJOIN otp\b/s],

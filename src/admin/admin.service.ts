@@ -78,15 +78,7 @@ export class AdminService {
       await this.users.insert(sql, { id: ids.user, accountId: ids.account, name, email, createdAt: now });
       await this.accounts.setOwner(sql, ids.account, ids.user);
       await this.ledger.add(sql, ids.account, balance, 'opening', null, now);
-      await this.senders.insert(sql, {
-        id: ids.sender,
-        accountId: ids.account,
-        name: senderName,
-        email: null,
-        phone: null,
-        isDefault: true,
-        createdAt: now,
-      });
+      await this.senders.insert(sql, { id: ids.sender, accountId: ids.account, name: senderName, status: 'approved', isDefault: true, createdBy: null, at: now });
       await this.insertKey(sql, ids.key, ids.user, ids.account, key, false, now);
     });
     return { account_id: ids.account, user_id: ids.user, sender_id: ids.sender, api_key: key.key };
@@ -174,16 +166,9 @@ export class AdminService {
     const senderId = newId();
     await this.database.transaction(async (sql) => {
       await this.requireAccount(sql, accountId);
-      if (await this.senders.findByName(sql, accountId, name)) throw new AdminError(`sender ${name} already exists`);
-      await this.senders.insert(sql, {
-        id: senderId,
-        accountId,
-        name,
-        email: null,
-        phone: null,
-        isDefault: false,
-        createdAt: this.clock.now(),
-      });
+      const existing = await this.senders.findByName(sql, accountId, name);
+      if (existing && existing.status !== 'rejected') throw new AdminError(`sender ${name} already exists`);
+      await this.senders.insert(sql, { id: senderId, accountId, name, status: 'approved', createdBy: null, at: this.clock.now() });
     });
     return { sender_id: senderId };
   }

@@ -4,6 +4,7 @@ import { CommonModule } from '../common/common.module.js';
 import { AppConfigModule } from '../config/config.module.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { JobsModule } from '../jobs/jobs.module.js';
+import { SenderModule } from '../sender/sender.module.js';
 import { AccountAuditCommand, AccountCreateCommand, AccountCreditCommand, AccountWebhookSecretCommand } from './commands/account.commands.js';
 import { ApiKeyCreateCommand, ApiKeyRevokeCommand, TokenIssueCommand } from './commands/credential.commands.js';
 import {
@@ -13,11 +14,12 @@ import {
   SenderCreateCommand,
 } from './commands/directory.commands.js';
 import { OptOutAddCommand, OptOutRemoveCommand } from './commands/opt-out.commands.js';
+import { SenderApproveCommand, SenderRejectCommand } from './commands/sender-review.commands.js';
 import { UserCreateCommand, UserDeleteCommand } from './commands/user.commands.js';
 
 @Module({
-  // the job runner lets the modules register their queues (the webhook outbox of opt-out events); the command line never claims
-  imports: [AppConfigModule, CommonModule, DatabaseModule, JobsModule, AdminModule],
+  // the job runner takes the queues of the modules used (the webhook outbox of their events), and never claims here
+  imports: [AppConfigModule, CommonModule, DatabaseModule, JobsModule, AdminModule, SenderModule],
   providers: [
     AccountCreateCommand,
     AccountCreditCommand,
@@ -29,6 +31,8 @@ import { UserCreateCommand, UserDeleteCommand } from './commands/user.commands.j
     ApiKeyCreateCommand,
     ApiKeyRevokeCommand,
     SenderCreateCommand,
+    SenderApproveCommand,
+    SenderRejectCommand,
     LocalNumberAddCommand,
     GroupCreateCommand,
     ContactCreateCommand,

@@ -19,15 +19,15 @@ export const toContactDto = (contact: ContactRecord): ContactDto => ({
   updated_at: contact.updatedAt.toISOString(),
 });
 
-/** A validated body's fields; null name or e-mail clears it, null language is the default. */
+/** A validated body's fields (undefined: not given); null name or e-mail clears it, null language is the default. */
 export function toContactInput(dto: ContactInputDto): ContactInput;
 export function toContactInput(dto: UpdateContactDto): Partial<ContactInput>;
 export function toContactInput(dto: ContactInputDto | UpdateContactDto): Partial<ContactInput> {
   const input: Partial<ContactInput> = {};
   if (typeof dto.phone === 'string') input.phone = parsePhone(dto.phone, dto.default_country)!;
-  if ('name' in dto) input.name = dto.name?.trim() || null;
-  if ('email' in dto) input.email = dto.email ? dto.email.trim().toLowerCase() : null;
-  if ('language' in dto) input.language = dto.language ?? 'fr';
+  if (dto.name !== undefined) input.name = dto.name?.trim() || null;
+  if (dto.email !== undefined) input.email = dto.email ? dto.email.trim().toLowerCase() : null;
+  if (dto.language !== undefined) input.language = dto.language ?? 'fr';
   if (dto.attributes !== undefined && dto.attributes !== null) input.attributes = dto.attributes;
   return input;
 }

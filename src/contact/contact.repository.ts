@@ -66,8 +66,9 @@ export interface ContactFilters {
 
 /** `opted_out` is derived from the opt-out list of the calling key's mode (its first parameter). */
 const OPTED_OUT = 'EXISTS (SELECT 1 FROM opt_out o WHERE o.account_id = c.account_id AND o.sandbox = ? AND o.phone = c.phone)';
-const SELECT = `SELECT c.id, c.account_id, c.name, c.email, c.phone, c.country, c.language, c.attributes, c.created_by, c.created_at, c.updated_at,
-  ${OPTED_OUT} AS opted_out FROM contact c`;
+const COLUMNS = `SELECT c.id, c.account_id, c.name, c.email, c.phone, c.country, c.language, c.attributes, c.created_by, c.created_at, c.updated_at,
+  ${OPTED_OUT} AS opted_out`;
+const SELECT = `${COLUMNS} FROM contact c`;
 
 @Injectable()
 export class ContactRepository {
@@ -136,24 +137,27 @@ export class ContactRepository {
   }
 
   /**
-   * A page of the account's contacts, newest first. Members of a group are
-   * read from the group's membership key; a search reads the name, e-mail and
-   * phone indexes by prefix.
+   * A page of the account's contacts, newest first. The page's keys are found
+   * first, from an index alone, and only those rows are read: MariaDB would
+   * otherwise walk every row newer than the cursor to reach a deep page.
+   * Members of a group are keyed by the group's membership key; a search
+   * reads the name, e-mail and phone indexes by prefix.
    */
   async list(sql: Sql, accountId: string, sandbox: boolean, filters: ContactFilters, page: Page): Promise<ContactRecord[]> {
     const conditions = ['c.account_id = ?'];
-    const params: Param[] = [sandbox, accountId];
-    let from = SELECT;
+    const params: Param[] = [accountId];
+    let keys = 'SELECT c.id AS page_key FROM contact c';
     let key = 'c.id';
     if (filters.groupId !== undefined) {
-      from = `${SELECT.replace(' FROM contact c', '')} FROM contact_group_member m JOIN contact c ON c.id = m.contact_id`;
+      // the group's keys lead, read in order: led by the contacts, SQLite and MariaDB sorted them all (CROSS and STRAIGHT_JOIN fix the order)
+      keys = `SELECT m.contact_id AS page_key FROM contact_group_member m ${sql.dialect === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN'} contact c ON c.id = m.contact_id`;
       conditions.unshift('m.group_id = ?');
-      params.splice(1, 0, filters.groupId);
+      params.unshift(filters.groupId);
       key = 'm.contact_id';
     }
     const search = [
       ...(filters.nameOrEmail ? [prefixRange('c.search_name', filters.nameOrEmail.name), prefixRange('c.search_email', filters.nameOrEmail.email)] : []),
-      ...(filters.phonePrefix ? [prefixRange('c.phone', filters.phonePrefix)] : []),
+      ...(filters.phonePrefix ? [prefixRange('c.phone', filters.phonePrefix, 'ascii')] : []),
     ];
     if (search.length > 0) {
       conditions.push(`(${search.map((range) => range.condition).join(' OR ')})`);
@@ -166,8 +170,17 @@ export class ContactRepository {
     const created = createdRange(key, filters.createdFrom, filters.createdTo);
     conditions.push(...created.conditions);
     params.push(...created.params);
-    const [text, values] = page.query(from, key, conditions, params);
-    return (await sql.all<ContactRow>(text, values)).map(toRecord);
+    // MariaDB walks the primary key, or the account's whole index range, for a plain list unless told which index serves it
+    if (sql.dialect === 'mysql' && key === 'c.id' && search.length === 0) keys = keys.replace('FROM contact c', 'FROM contact c FORCE INDEX (IDX_contact_account_id)');
+    const [keyQuery, keyParams] = page.query(keys, key, conditions, params);
+    const rows = await sql.all<ContactRow>(
+      `${COLUMNS} FROM (${keyQuery}) keyset_page CROSS JOIN contact c ON c.id = keyset_page.page_key ORDER BY keyset_page.page_key DESC`,
+      [
+        sandbox,
+        ...keyParams,
+      ],
+    );
+    return rows.map(toRecord);
   }
 }
 

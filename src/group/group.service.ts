@@ -49,13 +49,13 @@ export class GroupService {
   }
 
   async update(accountId: string, groupId: string, dto: UpdateGroupDto): Promise<GroupDto> {
-    if (dto.name === undefined && !('description' in dto)) throw ApiError.validation(['body: au moins un champ attendu (name, description)']);
+    if (dto.name === undefined && dto.description === undefined) throw ApiError.validation(['body: au moins un champ attendu (name, description)']);
     const name = dto.name === undefined ? undefined : requiredName(dto.name);
     const updated =
       isUuid(groupId) &&
       (await this.database.transaction((sql) =>
         this.refuseTakenName(
-          () => this.groups.update(sql, accountId, groupId, { name, description: 'description' in dto ? (dto.description ?? null) : undefined }, this.clock.now()),
+          () => this.groups.update(sql, accountId, groupId, { name, description: dto.description === undefined ? undefined : dto.description }, this.clock.now()),
           sql,
           accountId,
           name,

@@ -152,6 +152,7 @@ export class SendOtp {
     if (request.channel === 'EMAIL' && request.senderName !== undefined) return { id: null, name: request.senderName };
     const sender = await this.senderDirectory.resolve(sql, accountId, request.senderName);
     if (!sender) throw ApiError.invalidField('sender', 'expéditeur inconnu');
+    if (sender.status !== 'approved') throw ApiError.invalidField('sender', 'expéditeur non approuvé');
     return sender;
   }
 

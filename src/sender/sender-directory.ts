@@ -22,8 +22,8 @@ export class SenderDirectory {
     const cached = this.cache.get(key, now);
     if (cached !== undefined) return cached;
     const found = name === undefined ? await this.senders.findDefault(sql, accountId) : await this.senders.findByName(sql, accountId, name);
-    // an unknown name is not remembered: a sender registered a moment later must work at once
-    if (!found) return null;
+    // an unknown or unapproved sender is not remembered: registered or approved a moment later, it must work at once
+    if (!found || found.status !== 'approved') return found ?? null;
     this.cache.set(key, found, now);
     return found;
   }

@@ -5,12 +5,13 @@ import type { Principal } from '../auth/principal.js';
 import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
 import { ContactEventDataDto, ContactWebhookEventDto } from './dto/contact-event.dto.js';
+import { SenderEventDataDto, SenderWebhookEventDto } from './dto/sender-event.dto.js';
 import { SmsEventDataDto, SmsWebhookEventDto } from './dto/sms-event.dto.js';
 import { UpdateWebhookDto, WebhookConfigDto, WebhookSecretDto } from './dto/webhook-config.dto.js';
 import { WebhookSettingsService } from './webhook-settings.service.js';
 
 @ApiTags('Account')
-@ApiExtraModels(SmsWebhookEventDto, SmsEventDataDto, ContactWebhookEventDto, ContactEventDataDto)
+@ApiExtraModels(SmsWebhookEventDto, SmsEventDataDto, ContactWebhookEventDto, ContactEventDataDto, SenderWebhookEventDto, SenderEventDataDto)
 @Controller('account/webhook')
 export class AccountWebhookController {
   constructor(private readonly settings: WebhookSettingsService) {}

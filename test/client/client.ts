@@ -3,7 +3,7 @@
 // against it and then runs it against the service.
 import type { components, paths } from './api-types.js';
 
-type Method = 'get' | 'put' | 'post' | 'delete';
+type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 type Responses<Path extends keyof paths, M extends Method> = paths[Path][M] extends { responses: infer R } ? R : never;
 /** Each documented answer of an operation: its status, and the body documented for that status. */
@@ -16,6 +16,11 @@ export type VerifyBody = Json<paths['/v1/otp/verify']['post']['requestBody']>;
 export type WebhookBody = Json<paths['/v1/account/webhook']['put']['requestBody']>;
 export type OptOutBody = Json<paths['/v1/opt-out']['post']['requestBody']>;
 export type OptOutQuery = NonNullable<paths['/v1/opt-out']['get']['parameters']['query']>;
+export type NewContact = Json<paths['/v1/contact']['post']['requestBody']>;
+export type ContactChanges = Json<paths['/v1/contact/{id}']['patch']['requestBody']>;
+export type ContactBatch = Json<paths['/v1/contact/bulk']['post']['requestBody']>;
+export type ContactQuery = NonNullable<paths['/v1/contact']['get']['parameters']['query']>;
+export type NewMembers = Json<paths['/v1/group/{id}/contacts']['post']['requestBody']>;
 /** What a receiver gets for an `sms.*` event, typed from the document's components. */
 export type SmsEvent = components['schemas']['SmsWebhookEventDto'];
 /** What a receiver gets for a `contact.opted_out` or `contact.opted_in` event. */
@@ -45,6 +50,70 @@ export class ApiClient {
 
   deleteGroup(id: string): Promise<Answer<'/v1/group/{id}', 'delete'>> {
     return this.call('DELETE', `/v1/group/${encodeURIComponent(id)}`);
+  }
+
+  createGroup(name: string, description?: string | null): Promise<Answer<'/v1/group', 'post'>> {
+    return this.call('POST', '/v1/group', { name, description });
+  }
+
+  renameGroup(id: string, name: string): Promise<Answer<'/v1/group/{id}', 'patch'>> {
+    return this.call('PATCH', `/v1/group/${encodeURIComponent(id)}`, { name });
+  }
+
+  groups(q?: string): Promise<Answer<'/v1/group', 'get'>> {
+    return this.call('GET', `/v1/group${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`);
+  }
+
+  createContact(body: NewContact): Promise<Answer<'/v1/contact', 'post'>> {
+    return this.call('POST', '/v1/contact', body);
+  }
+
+  contact(id: string): Promise<Answer<'/v1/contact/{id}', 'get'>> {
+    return this.call('GET', `/v1/contact/${encodeURIComponent(id)}`);
+  }
+
+  updateContact(id: string, body: ContactChanges): Promise<Answer<'/v1/contact/{id}', 'patch'>> {
+    return this.call('PATCH', `/v1/contact/${encodeURIComponent(id)}`, body);
+  }
+
+  deleteContact(id: string): Promise<Answer<'/v1/contact/{id}', 'delete'>> {
+    return this.call('DELETE', `/v1/contact/${encodeURIComponent(id)}`);
+  }
+
+  contacts(query: ContactQuery = {}): Promise<Answer<'/v1/contact', 'get'>> {
+    return this.call('GET', `/v1/contact?${new URLSearchParams(query as Record<string, string>)}`);
+  }
+
+  upsertContacts(body: ContactBatch): Promise<Answer<'/v1/contact/bulk', 'post'>> {
+    return this.call('POST', '/v1/contact/bulk', body);
+  }
+
+  addMembers(groupId: string, body: NewMembers): Promise<Answer<'/v1/group/{id}/contacts', 'post'>> {
+    return this.call('POST', `/v1/group/${encodeURIComponent(groupId)}/contacts`, body);
+  }
+
+  members(groupId: string, cursor?: string): Promise<Answer<'/v1/group/{id}/contacts', 'get'>> {
+    return this.call('GET', `/v1/group/${encodeURIComponent(groupId)}/contacts?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+  }
+
+  removeMembers(groupId: string, contactIds: string[]): Promise<Answer<'/v1/group/{id}/contacts/remove', 'post'>> {
+    return this.call('POST', `/v1/group/${encodeURIComponent(groupId)}/contacts/remove`, { contact_ids: contactIds });
+  }
+
+  requestSender(body: Json<paths['/v1/sender']['post']['requestBody']>): Promise<Answer<'/v1/sender', 'post'>> {
+    return this.call('POST', '/v1/sender', body);
+  }
+
+  senders(status?: 'pending' | 'approved' | 'rejected'): Promise<Answer<'/v1/sender', 'get'>> {
+    return this.call('GET', `/v1/sender${status ? `?status=${status}` : ''}`);
+  }
+
+  makeDefaultSender(id: string): Promise<Answer<'/v1/sender/{id}/default', 'post'>> {
+    return this.call('POST', `/v1/sender/${encodeURIComponent(id)}/default`);
+  }
+
+  withdrawSender(id: string): Promise<Answer<'/v1/sender/{id}', 'delete'>> {
+    return this.call('DELETE', `/v1/sender/${encodeURIComponent(id)}`);
   }
 
   account(): Promise<Answer<'/v1/account', 'get'>> {
@@ -287,3 +356,73 @@ export async function optOutAndBack(client: ApiClient, phone: string, stopped: s
 /** A receiver's reading of an opt-out event body. */
 export const contactEventSummary = (event: ContactEvent) =>
   `${event.type} ${event.data.phone} ${event.data.source} ${event.data.contact_id ?? '-'} ${event.data.sandbox ? 'sandbox' : 'live'} ${event.data.at}`;
+/** Builds an address book: a group, contacts one by one and in bulk, members by id and phone; then reads and trims it. */
+export async function buildAddressBook(client: ApiClient) {
+  const group = await client.createGroup('Clients', null);
+  if (group.status !== 201) throw unexpected(group);
+  const groupId = group.body.data.id;
+  const renamed = await client.renameGroup(groupId, 'Clients fidèles');
+  if (renamed.status !== 200) throw unexpected(renamed);
+
+  const awa = await client.createContact({ phone: '+2250707070707', name: 'Awa', attributes: { ville: 'Abidjan' }, group_ids: [groupId] });
+  if (awa.status !== 201) throw unexpected(awa);
+  const taken = await client.createContact({ phone: '+2250707070707' });
+  if (taken.status !== 409) throw unexpected(taken);
+  const batch = await client.upsertContacts({ contacts: [{ phone: '+221771234567', language: 'en' }, { phone: 'not a phone' }], on_duplicate: 'skip' });
+  if (batch.status !== 200) throw unexpected(batch);
+  const added = await client.addMembers(groupId, { phones: ['+221771234567', '06 12 34 56 78'], default_country: 'FR' });
+  if (added.status !== 200) throw unexpected(added);
+
+  const updated = await client.updateContact(awa.body.data.id, { name: 'Awa Koné', email: null });
+  if (updated.status !== 200) throw unexpected(updated);
+  const read = await client.contact(awa.body.data.id);
+  if (read.status !== 200) throw unexpected(read);
+  const found = await client.contacts({ q: 'awa' });
+  if (found.status !== 200) throw unexpected(found);
+  const pages: string[][] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.members(groupId, cursor);
+    if (page.status !== 200) throw unexpected(page);
+    pages.push(page.body.data.items.map((contact) => contact.phone));
+    cursor = page.body.data.next_cursor ?? undefined;
+  } while (cursor);
+  const removed = await client.removeMembers(groupId, [awa.body.data.id]);
+  if (removed.status !== 200) throw unexpected(removed);
+  const deleted = await client.deleteContact(awa.body.data.id);
+  if (deleted.status !== 200) throw unexpected(deleted);
+  const listed = await client.groups('clients');
+  if (listed.status !== 200) throw unexpected(listed);
+
+  return {
+    group: { name: renamed.body.data.name, contact_count: renamed.body.data.contact_count },
+    taken: { status: taken.body.status, message: taken.body.message, errors: taken.body.errors },
+    batch: batch.body.data,
+    added: added.body.data,
+    contact: { name: read.body.data.name, email: read.body.data.email, attributes: read.body.data.attributes, group_ids: read.body.data.group_ids, opted_out: read.body.data.opted_out },
+    found: found.body.data.items.map((contact) => contact.name),
+    pages,
+    removed: removed.body.data.removed,
+    deleted: deleted.body.message,
+    groups: listed.body.data.items.map((listedGroup) => ({ name: listedGroup.name, contact_count: listedGroup.contact_count })),
+  };
+}
+
+/** Requests a sender ID, reads it among the pending ones, is refused making it the default, then withdraws it. */
+export async function requestSenderId(client: ApiClient) {
+  const requested = await client.requestSender({ name: 'MONAPP', use_case: 'Codes de connexion de nos clients', countries: ['CI'] });
+  if (requested.status !== 201) throw unexpected(requested);
+  const pending = await client.senders('pending');
+  if (pending.status !== 200) throw unexpected(pending);
+  const refused = await client.makeDefaultSender(requested.body.data.id);
+  if (refused.status !== 409) throw unexpected(refused);
+  const withdrawn = await client.withdrawSender(requested.body.data.id);
+  if (withdrawn.status !== 200) throw unexpected(withdrawn);
+  const { name, status, is_default, countries, reviewed_at } = requested.body.data;
+  return {
+    requested: { name, status, is_default, countries, reviewed_at },
+    pending: pending.body.data.items.map((sender) => sender.name),
+    refused: { status: refused.body.status, message: refused.body.message, errors: refused.body.errors },
+    withdrawn: withdrawn.body.message,
+  };
+}

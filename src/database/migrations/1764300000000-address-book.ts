@@ -29,7 +29,7 @@ export class AddressBook1764300000000 implements MigrationInterface {
     const named = (await runner.query('SELECT id, name FROM contact WHERE name IS NOT NULL')) as Array<{ id: string; name: string }>;
     for (const { id, name } of named) await runner.query('UPDATE contact SET search_name = ? WHERE id = ?', [contactSearchKey(name), id]);
     await mergeContactsSharingAPhone(runner);
-    // the new indexes first: on MySQL the old one serves the account foreign key until another index starts with account_id
+    // the new indexes first: MariaDB's foreign key on account_id needs one at every moment
     await runner.createIndices('contact', [
       new TableIndex({ name: 'UQ_contact_account_phone', columnNames: ['account_id', 'phone'], isUnique: true }),
       new TableIndex({ name: 'IDX_contact_account_id', columnNames: ['account_id', 'id'] }),

@@ -1,0 +1,35 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { DateTime, Uuid } from '../../common/openapi/formats.js';
+
+export const SENDER_EVENT_TYPES = ['sender.approved', 'sender.rejected'] as const;
+
+/** `data` of a `sender.*` event: the sender ID as the operator's review left it. */
+export class SenderEventDataDto {
+  /** @example "0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e03" */
+  @Uuid()
+  id!: string;
+  /** @example "MONAPP" */
+  name!: string;
+  @ApiProperty({ enum: ['approved', 'rejected'], example: 'approved' })
+  status!: 'approved' | 'rejected';
+  /** @example null */
+  rejection_reason!: string | null;
+  /** @example "2026-11-23T10:00:00.000Z" */
+  @DateTime()
+  reviewed_at!: string;
+}
+
+/** The body POSTed for a `sender.*` event (Standard Webhooks, as for `sms.*`). */
+export class SenderWebhookEventDto {
+  /** @example "0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f98" */
+  @Uuid()
+  id!: string;
+  @ApiProperty({ enum: SENDER_EVENT_TYPES, example: 'sender.approved' })
+  type!: (typeof SENDER_EVENT_TYPES)[number];
+  /** @example "2026-11-23T10:00:00.000Z" */
+  @DateTime()
+  created_at!: string;
+  @ApiProperty({ enum: ['v1'], example: 'v1' })
+  api_version!: 'v1';
+  data!: SenderEventDataDto;
+}

@@ -1,0 +1,110 @@
+import { DataSource } from 'typeorm';
+import { newId } from '../src/common/ids.js';
+import type { Statement } from '../src/database/statements.js';
+import { createTenant, type Tenant } from './support/fixtures.js';
+import { fullScans, recordStatements } from './support/query-plans.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const FILLED_CONTACTS = 3000;
+const explainable = (statement: Statement) => /^(SELECT|UPDATE|DELETE)\b/i.test(statement.query);
+const distinct = (statements: Statement[]) => [...new Map(statements.map((statement) => [JSON.stringify(statement), statement])).values()];
+const phoneOf = (n: number) => `+22507${String(100_000_000 + n).slice(1)}`;
+
+/** Every statement of the contact, group, member and sender routes seeks through an index, on tables holding thousands of rows. */
+describe('query plans of the address book', () => {
+  let t: TestApp;
+  let ran: Statement[];
+  /** Whether the plan sorts the rows it read (SQLite's temporary B-tree, MySQL's filesort). */
+  const sorts = async ({ query, params }: Statement): Promise<boolean> => {
+    if (t.database.dialect === 'sqlite') {
+      const plan = await t.database.run((sql) => sql.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, params as never[]));
+      return plan.some((step) => step.detail.includes('TEMP B-TREE'));
+    }
+    // a page of keys found in order may be sorted again once joined: it holds `limit + 1` rows
+    const plan = await t.app.get(DataSource).query(`EXPLAIN ${query}`, params);
+    return (plan as Array<{ table: string | null; Extra: string | null }>).some(
+      (step) => !step.table?.startsWith('<derived') && (step.Extra?.includes('filesort') ?? false),
+    );
+  };
+  const plansOf = (statements: Statement[]) =>
+    Promise.all(statements.map(async (statement) => ({ query: statement.query, scans: await fullScans(t.app.get(DataSource), statement) })));
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const call = (tenant: Tenant, method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: object) => {
+      const pending = t.http()[method](path).set('Authorization', tenant.auth);
+      return body ? pending.send(body) : pending;
+    };
+
+    // another tenant fills the tables: contacts, a large group, opt-outs
+    const filler = await createTenant(t);
+    const fillerGroup = (await call(filler, 'post', '/v1/group', { name: 'Tous' })).body.data.id;
+    for (let start = 0; start < FILLED_CONTACTS; start += 1000) {
+      const contacts = Array.from({ length: 1000 }, (_, n) => ({ phone: phoneOf(start + n), name: `Contact ${start + n}`, email: `c${start + n}@example.com` }));
+      await call(filler, 'post', '/v1/contact/bulk', { contacts, group_ids: [fillerGroup] }).expect(200);
+    }
+    for (let n = 0; n < 40; n++) await call(filler, 'post', '/v1/group', { name: `Groupe ${n}` }).expect(201);
+    await t.database.run((sql) =>
+      sql.run(
+        `INSERT INTO opt_out (id, account_id, sandbox, phone, source, created_at) VALUES ${Array.from({ length: 500 }, () => '(?, ?, 0, ?, ?, ?)').join(', ')}`,
+        Array.from({ length: 500 }, (_, n) => [newId(), filler.accountId, phoneOf(n * 2), 'api', new Date()]).flat(),
+      ),
+    );
+    if (t.database.dialect === 'mysql') {
+      await t.database.run((sql) => sql.all('ANALYZE TABLE contact, contact_group, contact_group_member, opt_out'));
+    }
+
+    const tenant = await createTenant(t);
+    const recording = recordStatements(t.app.get(DataSource));
+    const group = (await call(tenant, 'post', '/v1/group', { name: 'Clients' }).expect(201)).body.data.id;
+    await call(tenant, 'get', '/v1/group?q=cli').expect(200);
+    const groups = await call(tenant, 'get', '/v1/group?limit=1').expect(200);
+    await call(tenant, 'get', `/v1/group?limit=1&cursor=${groups.body.data.next_cursor ?? ''}`);
+    await call(tenant, 'patch', `/v1/group/${group}`, { name: 'Clients fidèles' }).expect(200);
+    const contact = (await call(tenant, 'post', '/v1/contact', { phone: '+2250101010101', name: 'Awa', group_ids: [group] }).expect(201)).body.data.id;
+    await call(tenant, 'post', '/v1/contact/bulk', { contacts: [{ phone: '+2250101010102' }, { phone: '+2250101010101', name: 'Awa K' }], on_duplicate: 'update', group_ids: [group] }).expect(200);
+    await call(tenant, 'get', `/v1/contact/${contact}`).expect(200);
+    await call(tenant, 'patch', `/v1/contact/${contact}`, { phone: '+2250101010103', email: 'awa@example.com' }).expect(200);
+    for (const query of ['q=awa', 'q=0101', `group_id=${group}`, 'opted_out=true', 'opted_out=false', 'created_from=2026-01-01T00:00:00Z', 'limit=1']) {
+      await call(tenant, 'get', `/v1/contact?${query}`).expect(200);
+    }
+    const page = await call(tenant, 'get', '/v1/contact?limit=1').expect(200);
+    await call(tenant, 'get', `/v1/contact?limit=1&cursor=${page.body.data.next_cursor}`).expect(200);
+    await call(tenant, 'post', `/v1/group/${group}/contacts`, { phones: ['+2250101010104'], contact_ids: [contact] }).expect(200);
+    const members = await call(tenant, 'get', `/v1/group/${group}/contacts?limit=1`).expect(200);
+    await call(tenant, 'get', `/v1/group/${group}/contacts?limit=1&cursor=${members.body.data.next_cursor}`).expect(200);
+    await call(tenant, 'post', `/v1/group/${group}/contacts/remove`, { contact_ids: [contact] }).expect(200);
+    await call(tenant, 'post', `/v1/group/${group}/contacts`, { contact_ids: [contact] }).expect(200);
+    await call(tenant, 'delete', `/v1/group/${group}/contacts/${contact}`).expect(200);
+    await call(tenant, 'delete', `/v1/contact/${contact}`).expect(200);
+    await call(tenant, 'delete', `/v1/group/${group}`).expect(200);
+    const sender = (await call(tenant, 'post', '/v1/sender', { name: 'PLANS', use_case: 'Codes de connexion des clients' }).expect(201)).body.data.id;
+    await call(tenant, 'get', '/v1/sender?status=pending').expect(200);
+    await call(tenant, 'get', `/v1/sender/${sender}`).expect(200);
+    await call(tenant, 'post', `/v1/sender/${sender}/default`).expect(409);
+    await call(tenant, 'delete', `/v1/sender/${sender}`).expect(200);
+    recording.stop();
+    ran = distinct(recording.statements.filter(explainable)).filter((statement) => /\b(contact|contact_group|contact_group_member|opt_out|sender)\b/.test(statement.query));
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('ran the statements of every route', () => {
+    for (const shape of [/FROM contact_group_member m (CROSS JOIN|STRAIGHT_JOIN) contact c/, /c\.search_name >= \?/, /c\.phone >= \?/, /FROM contact_group WHERE account_id = \?.*name_key >= \?/s, /NOT EXISTS \(SELECT 1 FROM opt_out/]) {
+      expect(ran.some((statement) => shape.test(statement.query))).toBe(true);
+    }
+  });
+
+  // a search sorts its matches, and MariaDB may read the opted-out contacts from the (smaller) opt-out list and sort them
+  const sortsItsMatches = /search_name >= \?|c\.phone >= \?|name_key >= \?|\? AND EXISTS \(SELECT 1 FROM opt_out/;
+
+  it('reads every list but a search in key order, without sorting what it read', async () => {
+    const lists = ran.filter((statement) => /ORDER BY \S+ DESC LIMIT/.test(statement.query) && !sortsItsMatches.test(statement.query));
+    expect(lists.length).toBeGreaterThan(5);
+    const sorted = await Promise.all(lists.map(async (statement) => ({ query: statement.query, sorts: await sorts(statement) })));
+    expect(sorted).toEqual(lists.map((statement) => ({ query: statement.query, sorts: false })));
+  });
+
+  it('seeks through an index in every one of them', async () => {
+    expect(await plansOf(ran)).toEqual(ran.map((statement) => ({ query: statement.query, scans: [] })));
+  });
+});
