@@ -1,5 +1,5 @@
 import { checkedFetch } from '../support/openapi-answers.js';
-import { freePort, productionEnv, runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { productionEnv, runCli, startInstances, type ServerProcess } from '../support/processes.js';
 import { queryServerDatabase as query } from '../support/server-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
@@ -30,12 +30,9 @@ describe('the address book written by two instances on one MariaDB', () => {
     database = await createTestDatabase();
     env = productionEnv(database.env, SECRET);
     account = runCli(env, 'account:create', '--name', 'Two Address Books').json as typeof account;
-    for (let i = 0; i < 2; i++) {
-      const port = await freePort();
-      const server = await startServer({ ...env, PORT: String(port) });
-      servers.push(server);
-      if (!server.stdout().includes('Serving on')) throw new Error(`instance ${i} did not start: ${server.stderr()}`);
-      bases.push(`http://127.0.0.1:${port}`);
+    for (const instance of await startInstances(env, 2)) {
+      servers.push(instance);
+      bases.push(instance.base);
     }
   }, 120_000);
 

@@ -1,5 +1,5 @@
 import { createConnection, type Connection, type RowDataPacket } from 'mysql2/promise';
-import { freePort, runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { runCli, startInstances, type ServerProcess } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { waitFor } from '../support/until.js';
 import { checkedFetch } from '../support/openapi-answers.js';
@@ -64,12 +64,9 @@ describe('two instances on one MariaDB', () => {
       OTP_SECRET: SECRET,
       RATE_LIMIT_PER_MINUTE: '0',
     };
-    for (let i = 0; i < 2; i++) {
-      const port = await freePort();
-      const server = await startServer({ ...env, PORT: String(port) });
-      servers.push(server);
-      if (!server.stdout().includes('Serving on')) throw new Error(`instance ${i} did not start: ${server.stderr()}`);
-      bases.push(`http://127.0.0.1:${port}`);
+    for (const instance of await startInstances(env, 2)) {
+      servers.push(instance);
+      bases.push(instance.base);
     }
     db = await createConnection({
       host: process.env.DB_HOST ?? '127.0.0.1',

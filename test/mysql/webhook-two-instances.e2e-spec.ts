@@ -1,4 +1,4 @@
-import { freePort, productionEnv, runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { productionEnv, runCli, startInstances, type ServerProcess } from '../support/processes.js';
 import { queryServerDatabase as query } from '../support/server-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { until } from '../support/until.js';
@@ -23,12 +23,9 @@ describe('webhook dispatch by two instances on one MariaDB', () => {
     receiver.on('/hook', (_, response) => setTimeout(() => response.writeHead(200).end('ok'), 50));
     env = productionEnv(database.env, SECRET, { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     account = runCli(env, 'account:create', '--name', 'Two Webhooks', '--balance', '1000').json as typeof account;
-    for (let i = 0; i < 2; i++) {
-      const port = await freePort();
-      const server = await startServer({ ...env, PORT: String(port) });
-      servers.push(server);
-      if (!server.stdout().includes('Serving on')) throw new Error(`instance ${i} did not start: ${server.stderr()}`);
-      bases.push(`http://127.0.0.1:${port}`);
+    for (const instance of await startInstances(env, 2)) {
+      servers.push(instance);
+      bases.push(instance.base);
     }
   }, 120_000);
 

@@ -89,3 +89,15 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     },
   };
 }
+
+/** Servers on free ports sharing `env` (one database); each has started, or this throws with its error output. */
+export async function startInstances(env: Record<string, string>, count: number): Promise<Array<ServerProcess & { base: string }>> {
+  const instances: Array<ServerProcess & { base: string }> = [];
+  for (let i = 0; i < count; i++) {
+    const port = await freePort();
+    const server = await startServer({ ...env, PORT: String(port) });
+    instances.push({ ...server, base: `http://127.0.0.1:${port}` });
+    if (!server.stdout().includes('Serving on')) throw new Error(`instance ${i} did not start: ${server.stderr()}`);
+  }
+  return instances;
+}

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { Messages } from '../../common/validation/messages.js';
 import { LANGUAGES, type Language } from '../../delivery/email-template.js';
@@ -58,37 +58,4 @@ export class CreateContactDto extends ContactInputDto {
 }
 
 /** A PATCH: any field of ContactInputDto, at least one; `attributes` replaces the whole object. */
-export class UpdateContactDto {
-  @ApiPropertyOptional({ example: '+2250707070708' })
-  @IsOptional()
-  @IsString({ message: Messages.string })
-  @IsContactPhone()
-  phone?: string;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'Awa Koné' })
-  @IsOptional()
-  @IsString({ message: Messages.string })
-  @MaxLength(100, { message: Messages.maxLength(100) })
-  name?: string | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'email', example: 'awa.kone@example.com' })
-  @IsOptional()
-  @IsString({ message: Messages.string })
-  @IsContactEmail()
-  email?: string | null;
-
-  @ApiPropertyOptional({ enum: LANGUAGES })
-  @IsOptional()
-  @IsIn(LANGUAGES, { message: Messages.oneOf(LANGUAGES) })
-  language?: Language;
-
-  @ApiPropertyOptional(ATTRIBUTES_SCHEMA)
-  @IsOptional()
-  @IsAttributes()
-  attributes?: Record<string, string>;
-
-  @ApiPropertyOptional({ example: 'CI', description: 'ISO 3166-1 alpha-2 country in which a national `phone` is read' })
-  @IsOptional()
-  @IsPhoneCountry()
-  default_country?: string;
-}
+export class UpdateContactDto extends PartialType(ContactInputDto) {}
