@@ -25,9 +25,9 @@ export function toContactInput(dto: UpdateContactDto): Partial<ContactInput>;
 export function toContactInput(dto: ContactInputDto | UpdateContactDto): Partial<ContactInput> {
   const input: Partial<ContactInput> = {};
   if (typeof dto.phone === 'string') input.phone = parsePhone(dto.phone, dto.default_country)!;
-  if ('name' in dto) input.name = dto.name?.trim() || null;
-  if ('email' in dto) input.email = dto.email ? dto.email.trim().toLowerCase() : null;
-  if ('language' in dto) input.language = dto.language ?? 'fr';
+  if (dto.name !== undefined) input.name = dto.name?.trim() || null;
+  if (dto.email !== undefined) input.email = dto.email ? dto.email.trim().toLowerCase() : null;
+  if (dto.language !== undefined) input.language = dto.language ?? 'fr';
   if (dto.attributes !== undefined && dto.attributes !== null) input.attributes = dto.attributes;
   return input;
 }

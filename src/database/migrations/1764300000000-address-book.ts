@@ -4,9 +4,9 @@ import { columnsFor } from '../schema-columns.js';
 /**
  * The address book: contacts with a unique phone per account, attributes and
  * search keys; groups with a case-insensitive unique name and a member count;
- * the opt-out list; CSV import jobs. Contacts and groups that an earlier
- * version let exist twice are merged (the oldest keeps the memberships) or
- * renamed before the unique keys are made.
+ * the opt-out list; CSV import jobs and their files. Contacts and groups
+ * that an earlier version let exist twice are merged (the oldest keeps the
+ * memberships) or renamed before the unique keys are made.
  */
 export class AddressBook1764300000000 implements MigrationInterface {
   name = 'AddressBook1764300000000';
@@ -29,13 +29,14 @@ export class AddressBook1764300000000 implements MigrationInterface {
     const named = (await runner.query('SELECT id, name FROM contact WHERE name IS NOT NULL')) as Array<{ id: string; name: string }>;
     for (const { id, name } of named) await runner.query('UPDATE contact SET search_name = ? WHERE id = ?', [contactSearchKey(name), id]);
     await mergeContactsSharingAPhone(runner);
-    await runner.dropIndex('contact', 'IDX_contact_account_phone');
+    // the new indexes first: MySQL refuses to drop the only index its foreign key on account_id can use
     await runner.createIndices('contact', [
       new TableIndex({ name: 'UQ_contact_account_phone', columnNames: ['account_id', 'phone'], isUnique: true }),
       new TableIndex({ name: 'IDX_contact_account_id', columnNames: ['account_id', 'id'] }),
       new TableIndex({ name: 'IDX_contact_account_name', columnNames: ['account_id', 'search_name'] }),
       new TableIndex({ name: 'IDX_contact_account_email', columnNames: ['account_id', 'search_email'] }),
     ]);
+    await runner.dropIndex('contact', 'IDX_contact_account_phone');
 
     await runner.query(`ALTER TABLE contact_group ADD COLUMN name_key ${mysql ? 'VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin' : 'VARCHAR(100)'} NULL`);
     await runner.query('ALTER TABLE contact_group ADD COLUMN contact_count INT NOT NULL DEFAULT 0');
@@ -44,11 +45,11 @@ export class AddressBook1764300000000 implements MigrationInterface {
       'UPDATE contact_group SET updated_at = created_at, contact_count = (SELECT COUNT(*) FROM contact_group_member m WHERE m.group_id = contact_group.id)',
     );
     await keyGroupNames(runner);
-    await runner.dropIndex('contact_group', 'IDX_contact_group_account');
     await runner.createIndices('contact_group', [
       new TableIndex({ name: 'UQ_contact_group_account_name', columnNames: ['account_id', 'name_key'], isUnique: true }),
       new TableIndex({ name: 'IDX_contact_group_account_id', columnNames: ['account_id', 'id'] }),
     ]);
+    await runner.dropIndex('contact_group', 'IDX_contact_group_account');
 
     await runner.createTable(
       new Table({
@@ -86,7 +87,6 @@ export class AddressBook1764300000000 implements MigrationInterface {
           c.exact('on_duplicate', 6),
           c.exact('default_country', 2, { isNullable: true }),
           c.exact('delimiter', 1, { isNullable: true }),
-          { name: 'content', type: mysql ? 'mediumblob' : 'blob' },
           // data rows already imported (a prefix of the file): a job taken up again goes on from there
           { name: 'position', type: 'int', default: 0 },
           { name: 'total_rows', type: 'int', default: 0 },
@@ -109,18 +109,27 @@ export class AddressBook1764300000000 implements MigrationInterface {
         ],
       }),
     );
+
+    // apart from its job, whose row is updated with every chunk imported: SQLite rewrites a row whole, blob included
+    // (and keeps large rows in tables with a rowid)
+    await runner.createTable(
+      new Table({
+        name: 'contact_import_file',
+        columns: [c.id('import_id', { isPrimary: true }), { name: 'content', type: mysql ? 'mediumblob' : 'blob' }],
+      }),
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    for (const table of ['contact_import', 'opt_out']) await runner.dropTable(table, true);
+    for (const table of ['contact_import_file', 'contact_import', 'opt_out']) await runner.dropTable(table, true);
+    await runner.createIndex('contact_group', new TableIndex({ name: 'IDX_contact_group_account', columnNames: ['account_id'] }));
     await runner.dropIndex('contact_group', 'UQ_contact_group_account_name');
     await runner.dropIndex('contact_group', 'IDX_contact_group_account_id');
-    await runner.createIndex('contact_group', new TableIndex({ name: 'IDX_contact_group_account', columnNames: ['account_id'] }));
     for (const column of ['name_key', 'contact_count', 'updated_at']) await runner.query(`ALTER TABLE contact_group DROP COLUMN ${column}`);
+    await runner.createIndex('contact', new TableIndex({ name: 'IDX_contact_account_phone', columnNames: ['account_id', 'phone'] }));
     for (const index of ['UQ_contact_account_phone', 'IDX_contact_account_id', 'IDX_contact_account_name', 'IDX_contact_account_email']) {
       await runner.dropIndex('contact', index);
     }
-    await runner.createIndex('contact', new TableIndex({ name: 'IDX_contact_account_phone', columnNames: ['account_id', 'phone'] }));
     for (const column of ['country', 'language', 'attributes', 'search_name', 'search_email', 'updated_at']) {
       await runner.query(`ALTER TABLE contact DROP COLUMN ${column}`);
     }
