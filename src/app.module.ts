@@ -10,6 +10,7 @@ import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DatabaseServerModule } from './database/database-server.module.js';
 import { ContactModule } from './contact/contact.module.js';
+import { ContactImportModule } from './contact-import/contact-import.module.js';
 import { GroupModule } from './group/group.module.js';
 import { HealthModule } from './health/health.module.js';
 import { JobsModule, JobWorkersModule } from './jobs/jobs.module.js';
@@ -41,6 +42,7 @@ import { WebhookModule } from './webhook/webhook.module.js';
     GroupModule,
     ContactModule,
     OptOutModule,
+    ContactImportModule,
     HealthModule,
     AdminModule,
   ],

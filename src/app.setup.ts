@@ -1,10 +1,12 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { registerBodyParsers } from './common/http/body-parsers.js';
+import { registerCsvBody } from './common/http/csv-body.js';
 import { addStandardHeaders } from './common/http/http-server.js';
 import { logEveryRequest } from './common/logging/request-log.js';
 import { setupSwagger } from './common/http/swagger.js';
 import { appConfig, type AppConfig } from './config/app.config.js';
+import { contactImportConfig, type ContactImportConfig } from './config/contact-import.config.js';
 import { Metrics } from './metrics/metrics.js';
 import { recordRequestMetrics } from './metrics/request-metrics.js';
 
@@ -14,7 +16,9 @@ export async function configureApp(app: NestFastifyApplication): Promise<void> {
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   addStandardHeaders(fastify);
-  registerBodyParsers(fastify, { default: config.bodyLimitBytes, bulk: config.bulkBodyLimitBytes });
+  const csvLimit = app.get<ContactImportConfig>(contactImportConfig.KEY).maxBytes;
+  registerBodyParsers(fastify, { default: config.bodyLimitBytes, bulk: config.bulkBodyLimitBytes, csv: csvLimit });
+  await registerCsvBody(fastify, { default: config.bodyLimitBytes, csv: csvLimit });
   logEveryRequest(fastify);
   recordRequestMetrics(fastify, app.get(Metrics));
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/live', 'health/ready', 'metrics'] });

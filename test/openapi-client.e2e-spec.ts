@@ -8,6 +8,7 @@ import type { OpenAPIObject, ReferenceObject, ResponseObject, SchemaObject } fro
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { newId } from '../src/common/ids.js';
+import { CONTACT_IMPORT_QUEUE } from '../src/contact-import/contact-import.worker.js';
 import { createTenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -31,6 +32,7 @@ interface ClientModule {
   contactEventSummary(event: object): string;
   buildAddressBook(api: Api): Promise<Record<string, unknown>>;
   requestSenderId(api: Api): Promise<Record<string, unknown>>;
+  importContacts(api: Api, file: string, finished: () => Promise<void>): Promise<Record<string, Envelope>>;
 }
 
 /**
@@ -337,6 +339,31 @@ describe('a client generated from the OpenAPI document', () => {
         data: { costs: 2.5, balance: 0 },
       });
       expect(await client.readAccount(new client.ApiClient(baseUrl, 'mk_live_unknown'))).toEqual({ status: 401, message: 'Non autorisé' });
+    });
+
+    it('imports a CSV file and reads the job with its errors per row, then a job that does not exist', async () => {
+      const tenant = await createTenant(t);
+      const api = new client.ApiClient(baseUrl, tenant.apiKey);
+
+      expect(await client.importContacts(api, 'phone;name\n+2250707070701;Awa Koné\nfaux;Bakary\n', () => t.drain(CONTACT_IMPORT_QUEUE))).toEqual({
+        queued: { status: 202, message: 'succès', data: { id: expect.any(String), status: 'pending' } },
+        read: {
+          status: 200,
+          message: 'succès',
+          data: {
+            status: 'completed',
+            rows: 2,
+            created: 1,
+            updated: 0,
+            duplicates: 0,
+            invalid: 1,
+            errors: [{ row: 3, errors: ['phone: numéro de téléphone invalide (format international attendu, par exemple +2250707070707)'] }],
+            group_id: null,
+            finished_at: expect.any(String),
+          },
+        },
+        missing: { status: 404, message: 'Non trouvé', errors: ['id: aucun import pour cet identifiant'] },
+      });
     });
   });
 });

@@ -8,6 +8,7 @@ import { until } from './support/until.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 import { WEBHOOK_QUEUE } from '../src/webhook/webhook-events.js';
 import { newId } from '../src/common/ids.js';
+import { CONTACT_IMPORT_QUEUE } from '../src/contact-import/contact-import.worker.js';
 
 /** The statements of the hot paths, recognised by table and shape among those the service ran. */
 const HOT_QUERIES: Array<[name: string, shape: RegExp]> = [
@@ -38,6 +39,12 @@ const HOT_QUERIES: Array<[name: string, shape: RegExp]> = [
   ['a page of the opt-out list (GET /v1/opt-out)', /\bFROM opt_out WHERE account_id = \? AND sandbox = \?.*\bORDER BY id DESC\b/s],
   ['the re-subscription of a number (DELETE /v1/opt-out)', /^DELETE FROM opt_out\b/],
   ['the entry of a number that could not be re-subscribed', /^SELECT source FROM opt_out\b/],
+  ['the import job claim', /^SELECT\b.*\bFROM contact_import\b.*\bavailable_at <= \?/s],
+  ['the file of an import job', /\bFROM contact_import_file WHERE import_id = \?/],
+  ['an import job by id (GET /v1/contact/import/{id})', /\bFROM contact_import WHERE id = \? AND account_id = \?/],
+  ["the account's import jobs (GET /v1/contact/import)", /\bFROM contact_import WHERE account_id = \?/],
+  ['the contacts of an import chunk by phone, locked', /\bFROM contact WHERE account_id = \? AND phone IN\b/],
+  ['the numbers of an import chunk on the opt-out list', /\bFROM opt_out WHERE account_id = \? AND sandbox = \? AND phone IN\b/],
 ];
 
 /**
@@ -54,10 +61,15 @@ const FILL = [
   `INSERT INTO webhook_event (id, account_id, type, subject_id, sequence, body, state, attempts, available_at, created_at)
    SELECT uniq_id, account_id, 'sms.sent', uniq_id, 1, '{}', 'delivered', 1, NULL, created_at FROM otp`,
   `INSERT INTO account_webhook (account_id, url, events, updated_at) SELECT id, NULL, '', created_at FROM account`,
+  `INSERT INTO contact_import (id, account_id, sandbox, status, on_duplicate, attempts, available_at, created_at)
+   SELECT uniq_id, account_id, 0, 'completed', 'skip', 1, NULL, created_at FROM otp`,
+  "INSERT INTO contact_import_file (import_id, content) SELECT uniq_id, 'phone' FROM otp",
+  'INSERT INTO contact_group (id, account_id, name, name_key, created_at) SELECT uniq_id, account_id, uniq_id, uniq_id, created_at FROM otp',
   "INSERT INTO opt_out (id, account_id, sandbox, phone, source, created_at) SELECT uniq_id, account_id, 0, recipient, 'api', created_at FROM otp",
 ];
 const SEARCHED_TABLES = [
-  'otp', 'otp_recipient', 'message_out', 'message_part', 'verification_failure', 'delivery_receipt', 'contact', 'outbox', 'webhook_event', 'account_webhook', 'opt_out',
+  'otp', 'otp_recipient', 'message_out', 'message_part', 'verification_failure', 'delivery_receipt', 'contact', 'outbox', 'webhook_event', 'account_webhook',
+  'contact_import', 'contact_import_file', 'contact_group', 'opt_out',
 ];
 
 /** Secondary indexes hot statements rely on, dropped at the end to show that the checks above see their absence. */
@@ -67,6 +79,7 @@ const SECONDARY_INDEXES: Array<[table: string, index: string, hotQuery: string]>
   ['outbox', 'IDX_outbox_available', 'the outbox claim'],
   ['delivery_receipt', 'IDX_delivery_receipt_provider_id', 'the kept delivery receipts by provider id'],
   ['webhook_event', 'IDX_webhook_event_available', 'the webhook event claim'],
+  ['contact_import', 'IDX_contact_import_available', 'the import job claim'],
 ];
 
 const explainable = (statement: Statement) => /^(SELECT|UPDATE|DELETE)\b/i.test(statement.query);
@@ -109,6 +122,7 @@ describe('query plans of the hot paths', () => {
       .set('Authorization', subscriber.auth)
       .send({ url: receiver.url('/plans'), events: ['sms.sent', 'sms.delivered'] })
       .expect(200);
+    const { id: groupId } = await t.admin.createGroup(subscriber.accountId, 'Importés');
     // a key not used yet: it is read from the database, not from a cache
     const { api_key } = await t.admin.createApiKey(subscriber.userId);
     const tenant = { ...subscriber, auth: `Bearer ${api_key}` };
@@ -132,7 +146,18 @@ describe('query plans of the hot paths', () => {
     await t.http().post(`/v1/sms/out/${sent.uniq_id}/webhook/resend`).set('Authorization', tenant.auth).expect(200);
     await t.drain(WEBHOOK_QUEUE);
     await optOutRequests(tenant);
+    const imported = await t
+      .http()
+      .post(`/v1/contact/import?group_id=${groupId}&on_duplicate=update`)
+      .set('Authorization', tenant.auth)
+      .set('Content-Type', 'text/csv')
+      .send('phone,name,opted_out\n+2250707070707,Awa Koné,false\n+2250707070799,Bakary,true\n')
+      .expect(202);
+    await t.drain(CONTACT_IMPORT_QUEUE);
+    const job = await t.http().get(`/v1/contact/import/${imported.body.data.id}`).set('Authorization', tenant.auth).expect(200);
+    await t.http().get('/v1/contact/import?limit=5').set('Authorization', tenant.auth).expect(200);
     recording.stop();
+    expect(job.body.data).toEqual(expect.objectContaining({ status: 'completed', created: 1, updated: 1 }));
     expect(status).toBe('delivered');
     ran = distinct(recording.statements.filter(explainable));
 

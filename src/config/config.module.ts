@@ -1,5 +1,6 @@
 import { ConfigModule } from '@nestjs/config';
 import { appConfig } from './app.config.js';
+import { contactImportConfig } from './contact-import.config.js';
 import { databaseConfig } from './database.config.js';
 import { deliveryConfig } from './delivery.config.js';
 import { parseEnvironment } from './environment.js';
@@ -11,7 +12,7 @@ import { webhookConfig } from './webhook.config.js';
 export const AppConfigModule = ConfigModule.forRoot({
   isGlobal: true,
   cache: true,
-  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig],
+  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig],
   validate: (raw) => {
     parseEnvironment(raw);
     return raw;

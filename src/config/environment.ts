@@ -154,6 +154,11 @@ export class EnvironmentVariables {
   @Min(1)
   CONTACT_IMPORT_MAX_ROWS = 50000;
 
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  CONTACT_IMPORT_LEASE_SECONDS = 60;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';
 

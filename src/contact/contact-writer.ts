@@ -30,7 +30,7 @@ export interface UpsertOptions {
   at: Date;
 }
 
-const INSERT_CHUNK = 100;
+const INSERT_CHUNK = 500;
 
 /**
  * Writes batches of contacts by phone, the way bulk upserts, imports and

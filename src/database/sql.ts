@@ -3,7 +3,7 @@ import type { Statement, Statements } from './statements.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
-export type Param = string | number | boolean | Date | null | undefined;
+export type Param = string | number | boolean | Date | Buffer | null | undefined;
 
 /**
  * One connection's worth of plain SQL with `?` placeholders, portable between

@@ -3,7 +3,7 @@ import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { fingerprintOf } from './canonical-json.js';
+import { fingerprintOf, uploadFingerprintOf } from './canonical-json.js';
 import type { IdempotentRequest } from './idempotency.service.js';
 
 const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -11,8 +11,8 @@ const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
 
 /**
  * The request's `Idempotency-Key` with the fingerprint of its body as it came
- * (unknown fields included), for Idempotency; undefined when it has none, 400
- * when the key is malformed.
+ * (unknown fields included; an uploaded file with the query), for Idempotency;
+ * undefined when it has none, 400 when the key is malformed.
  */
 export const IdempotencyKey = createParamDecorator((_: unknown, context: ExecutionContext): IdempotentRequest | undefined => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
@@ -21,7 +21,8 @@ export const IdempotencyKey = createParamDecorator((_: unknown, context: Executi
   if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
     throw ApiError.invalidField('Idempotency-Key', 'doit faire de 1 à 255 caractères ASCII imprimables');
   }
-  return { key, fingerprint: fingerprintOf(request.body) };
+  const body = request.body;
+  return { key, fingerprint: Buffer.isBuffer(body) ? uploadFingerprintOf(request.query, body) : fingerprintOf(body) };
 });
 
 /** Documents `Idempotency-Key` on a route, with its 409 and 422 answers. */

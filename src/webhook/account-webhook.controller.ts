@@ -6,12 +6,22 @@ import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
 import { ContactEventDataDto, ContactWebhookEventDto } from './dto/contact-event.dto.js';
 import { SenderEventDataDto, SenderWebhookEventDto } from './dto/sender-event.dto.js';
+import { ContactImportEventDataDto, ContactImportWebhookEventDto } from './dto/contact-import-event.dto.js';
 import { SmsEventDataDto, SmsWebhookEventDto } from './dto/sms-event.dto.js';
 import { UpdateWebhookDto, WebhookConfigDto, WebhookSecretDto } from './dto/webhook-config.dto.js';
 import { WebhookSettingsService } from './webhook-settings.service.js';
 
 @ApiTags('Account')
-@ApiExtraModels(SmsWebhookEventDto, SmsEventDataDto, ContactWebhookEventDto, ContactEventDataDto, SenderWebhookEventDto, SenderEventDataDto)
+@ApiExtraModels(
+  SmsWebhookEventDto,
+  SmsEventDataDto,
+  ContactWebhookEventDto,
+  ContactEventDataDto,
+  ContactImportWebhookEventDto,
+  ContactImportEventDataDto,
+  SenderWebhookEventDto,
+  SenderEventDataDto,
+)
 @Controller('account/webhook')
 export class AccountWebhookController {
   constructor(private readonly settings: WebhookSettingsService) {}
@@ -32,7 +42,7 @@ export class AccountWebhookController {
     description:
       'The URL must be http(s), carry no credentials and resolve to public addresses only (checked now and before every attempt). ' +
       'A PUT enables a disabled webhook again. The first one also creates the signing secret, returned once in `secret`. ' +
-      'Events are POSTed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers); see the `SmsWebhookEventDto` and `ContactWebhookEventDto` schemas.',
+      'Events are POSTed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers); see the `SmsWebhookEventDto`, `ContactWebhookEventDto`, `ContactImportWebhookEventDto` and `SenderWebhookEventDto` schemas.',
   })
   @RespondWith(200, 'succès', WebhookConfigDto)
   @ApiFailure(400, 'erreur_de_validation', 'A field is invalid, or the URL is refused', {

@@ -25,6 +25,9 @@ export type NewMembers = Json<paths['/v1/group/{id}/contacts']['post']['requestB
 export type SmsEvent = components['schemas']['SmsWebhookEventDto'];
 /** What a receiver gets for a `contact.opted_out` or `contact.opted_in` event. */
 export type ContactEvent = components['schemas']['ContactWebhookEventDto'];
+export type ImportEvent = components['schemas']['ContactImportWebhookEventDto'];
+export type ImportFile = paths['/v1/contact/import']['post']['requestBody']['content']['text/csv'];
+export type ImportOptions = NonNullable<paths['/v1/contact/import']['post']['parameters']['query']>;
 
 export class ApiClient {
   constructor(
@@ -149,11 +152,20 @@ export class ApiClient {
     return this.call('DELETE', `/v1/opt-out/${encodeURIComponent(phone)}`);
   }
 
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  importContacts(file: ImportFile, options: ImportOptions = {}): Promise<Answer<'/v1/contact/import', 'post'>> {
+    const query = new URLSearchParams(Object.entries(options).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    return this.call('POST', `/v1/contact/import?${query}`, file, 'text/csv');
+  }
+
+  importJob(id: string): Promise<Answer<'/v1/contact/import/{id}', 'get'>> {
+    return this.call('GET', `/v1/contact/import/${encodeURIComponent(id)}`);
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown, type = 'application/json'): Promise<T> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: body === undefined ? null : JSON.stringify(body),
+      headers: { Authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'Content-Type': type }) },
+      body: body === undefined ? null : type === 'application/json' ? JSON.stringify(body) : String(body),
     });
     return { status: response.status, body: await response.json() } as T;
   }
@@ -311,6 +323,31 @@ export async function configureWebhook(client: ApiClient, url: string, messageId
     resend: { status: resend.body.status, message: resend.body.message, errors: resend.body.errors },
   };
 }
+
+/** Imports a CSV file, lets `finished` wait for the job, then reads it, and a job that does not exist. */
+export async function importContacts(client: ApiClient, file: ImportFile, finished: () => Promise<void>) {
+  const queued = await client.importContacts(file, { on_duplicate: 'update', delimiter: ';' });
+  if (queued.status !== 202) throw unexpected(queued);
+  await finished();
+  const read = await client.importJob(queued.body.data.id);
+  if (read.status !== 200) throw unexpected(read);
+  const missing = await client.importJob('no-such-import');
+  if (missing.status !== 404) throw unexpected(missing);
+  const job: components['schemas']['ImportJobDto'] = read.body.data;
+  const { status, rows, created, updated, duplicates, invalid, group_id, finished_at } = job;
+  return {
+    queued: { status: queued.body.status, message: queued.body.message, data: { id: queued.body.data.id, status: queued.body.data.status } },
+    read: {
+      status: read.body.status,
+      message: read.body.message,
+      data: { status, rows, created, updated, duplicates, invalid, errors: job.errors.map((error) => ({ row: error.row, errors: error.errors })), group_id, finished_at },
+    },
+    missing: { status: missing.body.status, message: missing.body.message, errors: missing.body.errors },
+  };
+}
+
+/** A receiver's reading of an import's end, typed by the schema the document publishes. */
+export const importSummary = (event: ImportEvent) => `${event.type} ${event.data.id} ${event.data.status} ${event.data.created}/${event.data.rows}`;
 
 /** A receiver's reading of an event body, typed by the schema the document publishes. */
 export const eventSummary = (event: SmsEvent) => `${event.type} ${event.data.uniq_id} #${event.data.sequence} ${event.data.status}`;

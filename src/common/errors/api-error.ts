@@ -42,6 +42,10 @@ export class ApiError extends HttpException {
     return new ApiError({ status: 410, message: 'code_otp_expir', errors: ['code: le code OTP a expiré'] });
   }
 
+  static payloadTooLarge(): ApiError {
+    return new ApiError({ status: 413, message: 'requete_trop_volumineuse' });
+  }
+
   static unsupportedMediaType(): ApiError {
     return new ApiError({ status: 415, message: 'type_de_contenu_non_supporte' });
   }

@@ -7,21 +7,24 @@ export interface BodyLimits {
   default: number;
   /** Bulk routes (`BULK_BODY_LIMIT_BYTES`). */
   bulk: number;
+  /** CSV files (`CONTACT_IMPORT_MAX_BYTES`), see CsvBody. */
+  csv: number;
 }
 
 /** A route whose body may be larger than the default limit. */
 export const BodyLimit = (kind: Exclude<keyof BodyLimits, 'default'>) => AddRouteConfig({ bodyLimit: kind });
 
-/** What a body route receives when the body could not be read as JSON; answered after authentication. */
+/** What a body route receives when the body could not be read as it expects; answered after authentication. */
 export class UnreadableBody {
   constructor(readonly reason: 'invalid-json' | 'too-deep' | 'unsupported-media-type') {}
 }
 
 /**
- * JSON only. A malformed JSON body (also one nested too deep, or with text
- * that is not well-formed Unicode) or another content type is not refused
- * while parsing but handed on as an UnreadableBody, so that authentication is
- * checked first and the validation pipe answers 400 or 415. The size limit is
+ * JSON only (and CSV files on the routes that take one, see registerCsvBody).
+ * A malformed JSON body (also one nested too deep, or with text that is not
+ * well-formed Unicode) or another content type is not refused while parsing
+ * but handed on as an UnreadableBody, so that authentication is checked first
+ * and the validation pipe answers 400 or 415. The size limit is
  * enforced while reading (413), before anything else; `@BodyLimit` raises it
  * for one route.
  */

@@ -45,7 +45,7 @@ function secureByDefault(document: OpenAPIObject): OpenAPIObject {
       const operation = pathItem[method] as (OperationObject & { 'x-public'?: boolean }) | undefined;
       if (!operation) continue;
       // the plugin documents 201 for each @Post without a literal @HttpCode; @RespondWith sets the real one
-      if (operation.responses[200]) delete operation.responses[201];
+      if (operation.responses[200] || operation.responses[202]) delete operation.responses[201];
       addResponse(operation, 500, 'erreur_interne', 'An unexpected failure, logged with the request id');
       if (operation['x-public']) {
         delete operation['x-public'];

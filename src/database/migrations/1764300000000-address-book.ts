@@ -4,9 +4,9 @@ import { columnsFor } from '../schema-columns.js';
 /**
  * The address book: contacts with a unique phone per account, attributes and
  * search keys; groups with a case-insensitive unique name and a member count;
- * the opt-out list; CSV import jobs. Contacts and groups that an earlier
- * version let exist twice are merged (the oldest keeps the memberships) or
- * renamed before the unique keys are made.
+ * the opt-out list; CSV import jobs and their files. Contacts and groups
+ * that an earlier version let exist twice are merged (the oldest keeps the
+ * memberships) or renamed before the unique keys are made.
  */
 export class AddressBook1764300000000 implements MigrationInterface {
   name = 'AddressBook1764300000000';
@@ -87,7 +87,6 @@ export class AddressBook1764300000000 implements MigrationInterface {
           c.exact('on_duplicate', 6),
           c.exact('default_country', 2, { isNullable: true }),
           c.exact('delimiter', 1, { isNullable: true }),
-          { name: 'content', type: mysql ? 'mediumblob' : 'blob' },
           // data rows already imported (a prefix of the file): a job taken up again goes on from there
           { name: 'position', type: 'int', default: 0 },
           { name: 'total_rows', type: 'int', default: 0 },
@@ -110,10 +109,19 @@ export class AddressBook1764300000000 implements MigrationInterface {
         ],
       }),
     );
+
+    // apart from its job, whose row is updated with every chunk imported: SQLite rewrites a row whole, blob included
+    // (and keeps large rows in tables with a rowid)
+    await runner.createTable(
+      new Table({
+        name: 'contact_import_file',
+        columns: [c.id('import_id', { isPrimary: true }), { name: 'content', type: mysql ? 'mediumblob' : 'blob' }],
+      }),
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    for (const table of ['contact_import', 'opt_out']) await runner.dropTable(table, true);
+    for (const table of ['contact_import_file', 'contact_import', 'opt_out']) await runner.dropTable(table, true);
     await runner.createIndex('contact_group', new TableIndex({ name: 'IDX_contact_group_account', columnNames: ['account_id'] }));
     await runner.dropIndex('contact_group', 'UQ_contact_group_account_name');
     await runner.dropIndex('contact_group', 'IDX_contact_group_account_id');

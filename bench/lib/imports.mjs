@@ -1,0 +1,89 @@
+// CSV import throughput: a file of N contacts imported through the API, beside a plain multi-row INSERT of the same
+// rows into the contact table by the bench itself (the floor: the writes alone, without reading, checking or chunking).
+import { v7 as uuidv7 } from 'uuid';
+import { mysqlConnection } from './fill.mjs';
+
+const INSERT_ROWS = 500;
+
+/** The bench's contacts: unique phones, a name, an e-mail and one attribute each. */
+function contactsFile(count) {
+  const rows = Array.from({ length: count }, (_, n) => {
+    const phone = `+22505${String(10_000_000 + n)}`;
+    return { phone, name: `Contact ${n}`, email: `contact${n}@example.com`, city: n % 2 ? 'Abidjan' : 'Bouaké' };
+  });
+  const csv = `phone,name,email,ville\n${rows.map((row) => `${row.phone},${row.name},${row.email},${row.city}`).join('\n')}\n`;
+  return { rows, csv };
+}
+
+/**
+ * Imports `count` contacts into the account of `auth` through `POST /v1/contact/import`, timed from the request to
+ * the job's `finished_at`; then inserts the same rows for `floorAccountId` with multi-row INSERTs of 500 rows.
+ */
+export async function importThroughput(url, env, auth, floorAccountId, count) {
+  const { rows, csv } = contactsFile(count);
+  const started = Date.now();
+  const answer = await fetch(`${url}/v1/contact/import`, { method: 'POST', headers: { authorization: auth, 'content-type': 'text/csv' }, body: csv });
+  if (answer.status !== 202) throw new Error(`import refused: ${answer.status} ${await answer.text()}`);
+  const { id } = (await answer.json()).data;
+  let job;
+  for (const deadline = Date.now() + 600_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    job = (await (await fetch(`${url}/v1/contact/import/${id}`, { headers: { authorization: auth } })).json()).data;
+    if (job.status === 'completed' || job.status === 'failed') break;
+  }
+  if (job.status !== 'completed' || job.created !== count) throw new Error(`import did not complete: ${JSON.stringify({ ...job, errors: job.errors.slice(0, 3) })}`);
+  const importSeconds = (Date.parse(job.finished_at) - started) / 1000;
+
+  const db = env.DB_TYPE === 'mysql' ? await mysqlWriter(env) : await sqliteWriter(env);
+  const statements = [];
+  for (let start = 0; start < rows.length; start += INSERT_ROWS) statements.push(db.values(rows.slice(start, start + INSERT_ROWS), floorAccountId));
+  const inserted = Date.now();
+  for (const params of statements) await db.insert(params);
+  const floorSeconds = (Date.now() - inserted) / 1000;
+  await db.close();
+
+  const perSecond = Math.round(count / importSeconds);
+  const floorPerSecond = Math.round(count / floorSeconds);
+  return {
+    rows: count,
+    bytes: Buffer.byteLength(csv),
+    seconds: Number(importSeconds.toFixed(2)),
+    per_second: perSecond,
+    floor_seconds: Number(floorSeconds.toFixed(2)),
+    floor_per_second: floorPerSecond,
+    ratio: Number((perSecond / floorPerSecond).toFixed(2)),
+  };
+}
+
+/** The parameters of one row, as the service writes a contact (its times in `time`'s form). */
+function values(row, accountId, time) {
+  const at = time(new Date());
+  return [uuidv7(), accountId, row.name, row.email, row.phone, 'CI', 'fr', JSON.stringify({ ville: row.city }), row.name.toLowerCase(), row.email, null, at, at];
+}
+
+const INSERT = `INSERT INTO contact (id, account_id, name, email, phone, country, language, attributes, search_name, search_email, created_by, created_at, updated_at)`;
+const ROW = `(${Array(13).fill('?').join(', ')})`;
+
+async function sqliteWriter(env) {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(env.DB_PATH);
+  // the connection settings of the service's own
+  db.pragma('busy_timeout = 10000');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('cache_size = -8192');
+  const statement = db.prepare(`${INSERT} VALUES ${Array(INSERT_ROWS).fill(ROW).join(', ')}`);
+  const time = (date) => date.toISOString().slice(0, 23).replace('T', ' ');
+  return {
+    values: (rows, accountId) => rows.flatMap((row) => values(row, accountId, time)),
+    insert: async (params) => statement.run(params),
+    close: async () => db.close(),
+  };
+}
+
+async function mysqlWriter(env) {
+  const connection = await mysqlConnection(env);
+  return {
+    values: (rows, accountId) => rows.flatMap((row) => values(row, accountId, (date) => date)),
+    insert: async (params) => connection.query(`${INSERT} VALUES ${Array(params.length / 13).fill(ROW).join(', ')}`, params),
+    close: async () => connection.end(),
+  };
+}
