@@ -1,5 +1,6 @@
 // npm run bench -- [--db sqlite|mysql|both] [--duration 8] [--warmup 3] [--connections 1,10,50] [--rounds 2] [--fill] [--quick]
 //                   [--webhook-events N] (webhook fan-out size, default 20000) [--webhooks-only] (the fan-out alone)
+//                   [--import-rows N] (CSV import size, default 50000) [--imports-only] (the CSV import alone)
 //                   [--port N] (ours on N, the baseline on N + 1; default 3401) [--mariadb-port N] (default 3326)
 //                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 2,048 MB with
 //                   --fill, whose 2,000,000 rows have indexes that 128 MB cannot hold)
@@ -16,6 +17,9 @@
 // the machine's.
 // Then the webhook fan-out: N due events written to the webhook outbox with bulk SQL, each to a receiver in
 // this process; events delivered per second (signed, every attempt recorded) from the first to the last received.
+// Then the CSV import: a file of N contacts POSTed to /v1/contact/import, rows imported per second from the request
+// to the job's end, beside the same rows written by the bench itself with plain 500-row INSERTs (the floor), in
+// turn, at least 3 rounds; the ratio of the two medians.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +27,7 @@ import { parseArgs } from 'node:util';
 import { fill } from './lib/fill.mjs';
 import { baseline, harvest, measure, nextRecipient, ours } from './lib/load.mjs';
 import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, startNode } from './lib/processes.mjs';
+import { importThroughput } from './lib/imports.mjs';
 import { printTable } from './lib/report.mjs';
 import { webhookFanOut } from './lib/webhooks.mjs';
 
@@ -38,6 +43,8 @@ const { values: args } = parseArgs({
     'buffer-pool-mb': { type: 'string' },
     'webhook-events': { type: 'string', default: '20000' },
     'webhooks-only': { type: 'boolean', default: false },
+    'import-rows': { type: 'string', default: '50000' },
+    'imports-only': { type: 'boolean', default: false },
     port: { type: 'string', default: '3401' },
     'mariadb-port': { type: 'string', default: '3326' },
   },
@@ -73,8 +80,9 @@ const file = join(ROOT, 'bench', 'results', `${report.started.replace(/[:.]/g, '
 writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
 for (const [db, result] of Object.entries(report.databases)) {
-  printTable(db, result);
-  console.log(`${db} webhook fan-out: ${result.webhooks.per_second} events/s (${result.webhooks.delivered} events in ${result.webhooks.seconds} s)`);
+  if (Object.keys(result.scenarios).length > 0) printTable(db, result);
+  if (result.webhooks) console.log(`${db} webhook fan-out: ${result.webhooks.per_second} events/s (${result.webhooks.delivered} events in ${result.webhooks.seconds} s)`);
+  if (result.imports) console.log(`${db} CSV import: ${importLine(result.imports)}`);
 }
 console.log(`\nfigures written to ${file}`);
 
@@ -206,7 +214,7 @@ async function benchDatabase(db) {
     }
   };
 
-  if (args['webhooks-only']) {
+  if (args['webhooks-only'] || args['imports-only']) {
     // the route scenarios are skipped
   } else if (args.fill) {
     result.fill = await fillComparison({ server, reference, oursEnv, account, run, warmUp, scenarios, references, result });
@@ -225,9 +233,19 @@ async function benchDatabase(db) {
   }
   for (const scenario of scenarios) result.scenarios[scenario.name] && (result.scenarios[scenario.name].against = scenario.against);
 
-  const fanOutAccount = runCli(oursEnv, 'account:create', '--name', 'Bench webhooks', '--balance', '0', '--sender', 'HOOKS');
-  result.webhooks = await webhookFanOut(oursEnv, fanOutAccount.account_id, Number(args['webhook-events']));
-  console.log(`webhook fan-out: ${result.webhooks.delivered} of ${result.webhooks.events} events in ${result.webhooks.seconds} s, ${result.webhooks.per_second} events/s`);
+  if (!args['imports-only']) {
+    const fanOutAccount = runCli(oursEnv, 'account:create', '--name', 'Bench webhooks', '--balance', '0', '--sender', 'HOOKS');
+    result.webhooks = await webhookFanOut(oursEnv, fanOutAccount.account_id, Number(args['webhook-events']));
+    console.log(`webhook fan-out: ${result.webhooks.delivered} of ${result.webhooks.events} events in ${result.webhooks.seconds} s, ${result.webhooks.per_second} events/s`);
+  }
+  if (!args['webhooks-only']) {
+    const accounts = () => ({
+      auth: `Bearer ${runCli(oursEnv, 'account:create', '--name', 'Bench imports', '--balance', '0', '--sender', 'IMPORTS').api_key}`,
+      floorAccountId: runCli(oursEnv, 'account:create', '--name', 'Bench import floor', '--balance', '0', '--sender', 'FLOOR').account_id,
+    });
+    result.imports = await importThroughput(server.url, oursEnv, accounts, Number(args['import-rows']), Math.max(rounds, 3));
+    console.log(`CSV import: ${importLine(result.imports)}`);
+  }
 
   await server.stop();
   await reference.stop();
@@ -263,6 +281,13 @@ async function fillComparison({ server, reference, oursEnv, account, run, warmUp
   result.scenarios = table.filled;
   result.baseline = table.baseline.filled;
   return table;
+}
+
+function importLine(imports) {
+  return (
+    `${imports.rows} rows (${(imports.bytes / 2 ** 20).toFixed(1)} MiB) in ${imports.seconds} s, ${imports.per_second} rows/s; ` +
+    `plain INSERT ${imports.floor_per_second} rows/s; ratio ${imports.ratio} (medians of ${imports.rounds} rounds)`
+  );
 }
 
 /** Waits until the dispatcher has handed over every message accepted so far. */
