@@ -1,6 +1,7 @@
 // npm run bench -- [--db sqlite|mysql|both] [--duration 8] [--warmup 3] [--connections 1,10,50] [--rounds 2] [--fill] [--quick]
 //                   [--webhook-events N] (webhook fan-out size, default 20000) [--webhooks-only] (the fan-out alone)
 //                   [--address-book] (list paging on 1,000,000 contacts) [--address-book-only] (that alone)
+//                   [--import-rows N] (CSV import size, default 50000) [--imports-only] (the CSV import alone)
 //                   [--port N] (ours on N, the baseline on N + 1; default 3401) [--mariadb-port N] (default 3326)
 //                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 2,048 MB with
 //                   --fill, whose 2,000,000 rows have indexes that 128 MB cannot hold)
@@ -19,6 +20,9 @@
 // 5,000th page of GET /v1/contact and of GET /v1/group/{id}/contacts alike (keyset paging: the ratio should be near 1).
 // Then the webhook fan-out: N due events written to the webhook outbox with bulk SQL, each to a receiver in
 // this process; events delivered per second (signed, every attempt recorded) from the first to the last received.
+// Then the CSV import: a file of N contacts POSTed to /v1/contact/import, rows imported per second from the request
+// to the job's end, beside the same rows written by the bench itself with plain 500-row INSERTs (the floor), in
+// turn, at least 3 rounds; the ratio of the two medians.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +31,7 @@ import { fillAddressBook, pagingComparison } from './lib/address-book.mjs';
 import { fill } from './lib/fill.mjs';
 import { baseline, harvest, measure, nextRecipient, ours } from './lib/load.mjs';
 import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, startNode } from './lib/processes.mjs';
+import { importThroughput } from './lib/imports.mjs';
 import { printTable } from './lib/report.mjs';
 import { webhookFanOut } from './lib/webhooks.mjs';
 
@@ -44,6 +49,8 @@ const { values: args } = parseArgs({
     'webhooks-only': { type: 'boolean', default: false },
     'address-book': { type: 'boolean', default: false },
     'address-book-only': { type: 'boolean', default: false },
+    'import-rows': { type: 'string', default: '50000' },
+    'imports-only': { type: 'boolean', default: false },
     port: { type: 'string', default: '3401' },
     'mariadb-port': { type: 'string', default: '3326' },
   },
@@ -53,6 +60,8 @@ const warmup = Number(args.quick ? 1 : args.warmup);
 const connectionCounts = (args.quick ? '50' : args.connections).split(',').map(Number);
 const rounds = Number(args.quick ? 1 : args.rounds);
 const databases = args.db === 'both' ? ['sqlite', 'mysql'] : [args.db];
+/** The one part of the bench asked for alone, if any. */
+const only = ['webhooks-only', 'address-book-only', 'imports-only'].find((part) => args[part]);
 const bufferPoolMb = args['buffer-pool-mb'] ?? (args.fill ? '2048' : null);
 
 const SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -79,11 +88,12 @@ const file = join(ROOT, 'bench', 'results', `${report.started.replace(/[:.]/g, '
 writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
 for (const [db, result] of Object.entries(report.databases)) {
-  printTable(db, result);
+  if (Object.keys(result.scenarios).length > 0) printTable(db, result);
   if (result.webhooks) console.log(`${db} webhook fan-out: ${result.webhooks.per_second} events/s (${result.webhooks.delivered} events in ${result.webhooks.seconds} s)`);
   for (const [list, paging] of Object.entries(result.address_book ?? {})) {
     console.log(`${db} ${list} page 5,000 ÷ page 1: ${paging.ratio} (${paging.page_5000.rps} ÷ ${paging.first.rps} req/s; p99 ${paging.page_5000.p99} and ${paging.first.p99} ms)`);
   }
+  if (result.imports) console.log(`${db} CSV import: ${importLine(result.imports)}`);
 }
 console.log(`\nfigures written to ${file}`);
 
@@ -215,7 +225,7 @@ async function benchDatabase(db) {
     }
   };
 
-  if (args['webhooks-only'] || args['address-book-only']) {
+  if (only) {
     // the route scenarios are skipped
   } else if (args.fill) {
     result.fill = await fillComparison({ server, reference, oursEnv, account, run, warmUp, scenarios, references, result });
@@ -234,7 +244,7 @@ async function benchDatabase(db) {
   }
   for (const scenario of scenarios) result.scenarios[scenario.name] && (result.scenarios[scenario.name].against = scenario.against);
 
-  if (args['address-book'] || args['address-book-only']) {
+  if (args['address-book'] || only === 'address-book-only') {
     const bookAccount = runCli(oursEnv, 'account:create', '--name', 'Bench address book', '--balance', '0', '--sender', 'BOOK');
     const started = Date.now();
     const groupId = await fillAddressBook(oursEnv, bookAccount.account_id, 1_000_000, 100_000);
@@ -242,10 +252,18 @@ async function benchDatabase(db) {
     result.address_book = await pagingComparison(server.url, `Bearer ${bookAccount.api_key}`, groupId, { connections: 10, duration });
   }
 
-  if (!args['address-book-only']) {
+  if (!only || only === 'webhooks-only') {
     const fanOutAccount = runCli(oursEnv, 'account:create', '--name', 'Bench webhooks', '--balance', '0', '--sender', 'HOOKS');
     result.webhooks = await webhookFanOut(oursEnv, fanOutAccount.account_id, Number(args['webhook-events']));
     console.log(`webhook fan-out: ${result.webhooks.delivered} of ${result.webhooks.events} events in ${result.webhooks.seconds} s, ${result.webhooks.per_second} events/s`);
+  }
+  if (!only || only === 'imports-only') {
+    const accounts = () => ({
+      auth: `Bearer ${runCli(oursEnv, 'account:create', '--name', 'Bench imports', '--balance', '0', '--sender', 'IMPORTS').api_key}`,
+      floorAccountId: runCli(oursEnv, 'account:create', '--name', 'Bench import floor', '--balance', '0', '--sender', 'FLOOR').account_id,
+    });
+    result.imports = await importThroughput(server.url, oursEnv, accounts, Number(args['import-rows']), Math.max(rounds, 3));
+    console.log(`CSV import: ${importLine(result.imports)}`);
   }
 
   await server.stop();
@@ -282,6 +300,13 @@ async function fillComparison({ server, reference, oursEnv, account, run, warmUp
   result.scenarios = table.filled;
   result.baseline = table.baseline.filled;
   return table;
+}
+
+function importLine(imports) {
+  return (
+    `${imports.rows} rows (${(imports.bytes / 2 ** 20).toFixed(1)} MiB) in ${imports.seconds} s, ${imports.per_second} rows/s; ` +
+    `plain INSERT ${imports.floor_per_second} rows/s; ratio ${imports.ratio} (medians of ${imports.rounds} rounds)`
+  );
 }
 
 /** Waits until the dispatcher has handed over every message accepted so far. */

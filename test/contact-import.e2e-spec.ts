@@ -232,6 +232,16 @@ describe('/v1/contact/import', () => {
     });
 
     it.each([
+      ['a form without a boundary', 'multipart/form-data'],
+      ['a form cut short', 'multipart/form-data; boundary=----x'],
+    ])('answers 400 to %s', async (_, type) => {
+      const res = await post(await createTenant(t)).set('Content-Type', type).send('------x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nphone');
+
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['body: formulaire multipart illisible'] });
+    });
+
+    it.each([
       ['application/json', '{"phone":"+2250707070701"}'],
       ['text/plain', 'phone\n+2250707070701\n'],
       ['application/vnd.ms-excel', 'phone\n+2250707070701\n'],
