@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Uuid } from '../../common/openapi/formats.js';
+import { WebhookEventDto } from './webhook-event.dto.js';
 
 export const CONTACT_EVENT_TYPES = ['contact.opted_out', 'contact.opted_in'] as const;
 const OPT_OUT_SOURCES = ['sms_keyword', 'api', 'import', 'link', 'admin'] as const;
@@ -43,21 +44,9 @@ export class ContactEventDataDto {
   at!: string;
 }
 
-/**
- * The body POSTed for a `contact.*` event (Standard Webhooks), signed and
- * delivered like the `sms.*` events: verify the signature over the raw body,
- * and deduplicate on `id`.
- */
-export class ContactWebhookEventDto {
-  /** @example "0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f99" */
-  @Uuid()
-  id!: string;
+/** The body POSTed for a `contact.*` event. */
+export class ContactWebhookEventDto extends WebhookEventDto {
   @ApiProperty({ enum: CONTACT_EVENT_TYPES, example: 'contact.opted_out' })
   type!: (typeof CONTACT_EVENT_TYPES)[number];
-  /** @example "2026-11-22T08:00:00.000Z" */
-  @DateTime()
-  created_at!: string;
-  @ApiProperty({ enum: ['v1'], example: 'v1' })
-  api_version!: 'v1';
   data!: ContactEventDataDto;
 }

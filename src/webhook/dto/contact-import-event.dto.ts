@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Integer, Uuid } from '../../common/openapi/formats.js';
+import { WebhookEventDto } from './webhook-event.dto.js';
 
 /** `data` of a `contact_import.completed` event: the job's outcome; its errors per row are read with `GET /v1/contact/import/{id}`. */
 export class ContactImportEventDataDto {
@@ -42,17 +43,9 @@ export class ContactImportEventDataDto {
   sandbox!: boolean;
 }
 
-/** The body POSTed for a `contact_import.completed` event (Standard Webhooks, like `SmsWebhookEventDto`). */
-export class ContactImportWebhookEventDto {
-  /** @example "0193a3c2-b4d5-7e6f-8a9b-0c1d2e3f4a99" */
-  @Uuid()
-  id!: string;
+/** The body POSTed for a `contact_import.completed` event. */
+export class ContactImportWebhookEventDto extends WebhookEventDto {
   @ApiProperty({ enum: ['contact_import.completed'], example: 'contact_import.completed' })
   type!: 'contact_import.completed';
-  /** @example "2026-11-22T08:00:03.410Z" */
-  @DateTime()
-  created_at!: string;
-  @ApiProperty({ enum: ['v1'], example: 'v1' })
-  api_version!: 'v1';
   data!: ContactImportEventDataDto;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Uuid } from '../../common/openapi/formats.js';
+import { WebhookEventDto } from './webhook-event.dto.js';
 
 export const SENDER_EVENT_TYPES = ['sender.approved', 'sender.rejected'] as const;
 
@@ -19,17 +20,9 @@ export class SenderEventDataDto {
   reviewed_at!: string;
 }
 
-/** The body POSTed for a `sender.*` event (Standard Webhooks, as for `sms.*`). */
-export class SenderWebhookEventDto {
-  /** @example "0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f98" */
-  @Uuid()
-  id!: string;
+/** The body POSTed for a `sender.*` event. */
+export class SenderWebhookEventDto extends WebhookEventDto {
   @ApiProperty({ enum: SENDER_EVENT_TYPES, example: 'sender.approved' })
   type!: (typeof SENDER_EVENT_TYPES)[number];
-  /** @example "2026-11-23T10:00:00.000Z" */
-  @DateTime()
-  created_at!: string;
-  @ApiProperty({ enum: ['v1'], example: 'v1' })
-  api_version!: 'v1';
   data!: SenderEventDataDto;
 }

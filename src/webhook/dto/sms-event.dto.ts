@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Integer, Uuid } from '../../common/openapi/formats.js';
+import { WebhookEventDto } from './webhook-event.dto.js';
 
 export const SMS_EVENT_TYPES = ['sms.sent', 'sms.delivered', 'sms.undelivered', 'sms.failed', 'sms.cancelled'] as const;
 
@@ -62,21 +63,9 @@ export class SmsEventDataDto {
   sandbox!: boolean;
 }
 
-/**
- * The body POSTed for an `sms.*` event (Standard Webhooks): verify the
- * `webhook-signature` header over the raw body before reading it, and
- * deduplicate on `id` (the `webhook-id` header), the same on every retry and resend.
- */
-export class SmsWebhookEventDto {
-  /** @example "0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f99" */
-  @Uuid()
-  id!: string;
+/** The body POSTed for an `sms.*` event. */
+export class SmsWebhookEventDto extends WebhookEventDto {
   @ApiProperty({ enum: SMS_EVENT_TYPES, example: 'sms.delivered' })
   type!: (typeof SMS_EVENT_TYPES)[number];
-  /** @example "2026-11-22T08:00:04.310Z" */
-  @DateTime()
-  created_at!: string;
-  @ApiProperty({ enum: ['v1'], example: 'v1' })
-  api_version!: 'v1';
   data!: SmsEventDataDto;
 }
