@@ -13,22 +13,6 @@ export interface ContactRef {
   phone: string | null;
 }
 
-/** A contact as the address book keeps it. */
-export interface ContactRecord {
-  id: string;
-  accountId: string;
-  name: string | null;
-  email: string | null;
-  phone: string;
-  country: string | null;
-  language: Language;
-  attributes: Record<string, string>;
-  optedOut: boolean;
-  createdBy: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 /** The columns written from a contact's fields. */
 export interface ContactColumns {
   name: string | null;
@@ -37,6 +21,16 @@ export interface ContactColumns {
   country: string | null;
   language: Language;
   attributes: Record<string, string>;
+}
+
+/** A contact as the address book keeps it. */
+export interface ContactRecord extends ContactColumns {
+  id: string;
+  accountId: string;
+  optedOut: boolean;
+  createdBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 interface ContactRow {
@@ -211,14 +205,9 @@ const readAttributes = (text: string | null): Record<string, string> => (text ? 
 function toRecord(row: ContactRow): ContactRecord {
   const createdAt = readTime(row.created_at);
   return {
+    ...toColumns(row),
     id: row.id,
     accountId: row.account_id,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    country: row.country,
-    language: row.language,
-    attributes: readAttributes(row.attributes),
     optedOut: readBoolean(row.opted_out),
     createdBy: row.created_by,
     createdAt,

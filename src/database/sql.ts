@@ -29,6 +29,11 @@ export class Sql {
     return this.manager;
   }
 
+  /** `INSERT` that leaves a row whose key exists; the count of changed rows is the count inserted. */
+  get insertIgnore(): string {
+    return this.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+  }
+
   /** ` FOR UPDATE` on MySQL; SQLite has a single writer and needs no row lock. */
   get forUpdate(): string {
     return this.dialect === 'mysql' ? ' FOR UPDATE' : '';

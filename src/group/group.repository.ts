@@ -29,9 +29,6 @@ interface GroupRow {
 
 const SELECT = 'SELECT id, account_id, name, description, contact_count, created_by, created_at, updated_at FROM contact_group';
 
-/** `INSERT` that leaves a row whose key exists, counting only the rows it inserted. */
-const insertIgnore = (sql: Sql): string => (sql.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE');
-
 @Injectable()
 export class GroupRepository {
   async find(sql: Sql, accountId: string, groupId: string): Promise<GroupRecord | null> {
@@ -104,7 +101,7 @@ export class GroupRepository {
     for (let start = 0; start < contactIds.length; start += 300) {
       const chunk = contactIds.slice(start, start + 300);
       added += await sql.run(
-        `${insertIgnore(sql)} INTO contact_group_member (group_id, contact_id, created_at) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
+        `${sql.insertIgnore} INTO contact_group_member (group_id, contact_id, created_at) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
         chunk.flatMap((contactId) => [groupId, contactId, at]),
       );
     }

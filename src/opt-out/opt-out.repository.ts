@@ -61,12 +61,11 @@ export class OptOutRepository {
     const unique = [...new Set(phones)];
     const already = await this.listed(sql, entry.accountId, entry.sandbox, unique);
     const fresh = unique.filter((phone) => !already.has(phone)).map((phone) => ({ id: newId(entry.at), phone }));
-    const insert = sql.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
     const added: string[] = [];
     for (let start = 0; start < fresh.length; start += CHUNK) {
       const chunk = fresh.slice(start, start + CHUNK);
       await sql.run(
-        `${insert} INTO opt_out (id, account_id, sandbox, phone, source, keyword, sender_id, created_by, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        `${sql.insertIgnore} INTO opt_out (id, account_id, sandbox, phone, source, keyword, sender_id, created_by, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
         chunk.flatMap(({ id, phone }) => [id, entry.accountId, entry.sandbox, phone, entry.source, entry.keyword ?? null, entry.senderId ?? null, entry.createdBy, entry.at]),
       );
       // a number another unit of work listed meanwhile was left to it: only the rows written here count
