@@ -8,6 +8,14 @@ export interface NewMessageOut {
   messagePriceId: string;
   type: 'otp' | 'sms';
   lot: string;
+  externalId?: string | null;
+  contactId?: string | null;
+  campaignId?: string | null;
+  /** `scheduled` waits for `sendAt`; otherwise `pending` at `at`. */
+  status?: 'pending' | 'scheduled';
+  source?: 'api' | 'campaign';
+  sendAt?: Date;
+  webhookUrl?: string | null;
   senderId: string | null;
   recipient: string;
   /** As stored and shown: any code masked. */
@@ -98,7 +106,7 @@ export class MessageOutRepository {
     await sql.insertLater('message_out', {
       uniq_id: message.uniqId,
       account_id: message.accountId,
-      external_id: null,
+      external_id: message.externalId ?? null,
       message_price_id: message.messagePriceId,
       type: message.type,
       lot: message.lot,
@@ -108,9 +116,12 @@ export class MessageOutRepository {
       page: message.segments,
       message_encoding: message.encoding,
       amount: message.amount,
-      send_at: message.at,
-      status: 'pending',
-      source: 'api',
+      send_at: message.sendAt ?? message.at,
+      status: message.status ?? 'pending',
+      source: message.source ?? 'api',
+      contact_id: message.contactId ?? null,
+      campaign_id: message.campaignId ?? null,
+      webhook_url: message.webhookUrl ?? null,
       dlr_number_retry: 0,
       created_by: message.createdBy,
       retrieve: false,
