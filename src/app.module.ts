@@ -19,6 +19,7 @@ import { OptOutModule } from './opt-out/opt-out.module.js';
 import { OtpModule } from './otp/otp.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { SmsModule } from './sms/sms.module.js';
+import { SmsSendModule } from './sms-send/sms-send.module.js';
 import { WebhookModule } from './webhook/webhook.module.js';
 
 @Module({
@@ -38,6 +39,7 @@ import { WebhookModule } from './webhook/webhook.module.js';
     AccountModule,
     OtpModule,
     SmsModule,
+    SmsSendModule,
     WebhookModule,
     GroupModule,
     ContactModule,

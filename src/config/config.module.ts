@@ -6,13 +6,14 @@ import { deliveryConfig } from './delivery.config.js';
 import { parseEnvironment } from './environment.js';
 import { otpConfig } from './otp.config.js';
 import { secretsConfig } from './secrets.config.js';
+import { smsConfig } from './sms.config.js';
 import { webhookConfig } from './webhook.config.js';
 
 /** Reads `.env` when present, validates every variable at start-up, exposes typed namespaces. */
 export const AppConfigModule = ConfigModule.forRoot({
   isGlobal: true,
   cache: true,
-  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig],
+  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig, smsConfig],
   validate: (raw) => {
     parseEnvironment(raw);
     return raw;

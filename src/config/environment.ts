@@ -147,6 +147,21 @@ export class EnvironmentVariables {
   BULK_BODY_LIMIT_BYTES = 1048576;
 
   @IsInt()
+  @Min(1)
+  @Max(50000)
+  SMS_MAX_RECIPIENTS_PER_REQUEST = 10000;
+
+  @IsInt()
+  @Min(1)
+  @Max(366)
+  SMS_MAX_SCHEDULE_DAYS = 35;
+
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  SMS_DUPLICATE_WINDOW_SECONDS = 0;
+
+  @IsInt()
   @Min(1024)
   CONTACT_IMPORT_MAX_BYTES = 5242880;
 

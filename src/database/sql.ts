@@ -117,6 +117,27 @@ export class Sql {
     await this.later(insertStatement(table, row), Object.values(row));
   }
 
+  /**
+   * Inserts rows of the same columns in multi-row statements (see `later`),
+   * each within both databases' limit on parameters. Statements hold a power
+   * of two of rows, so that few distinct texts reach the statement caches.
+   */
+  async insertManyLater(table: string, rows: ReadonlyArray<Record<string, Param>>): Promise<void> {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]!);
+    const most = 2 ** Math.floor(Math.log2(Math.max(1, MAX_PARAMETERS / columns.length)));
+    const tuple = `(${placeholders(columns)})`;
+    for (let start = 0; start < rows.length; ) {
+      const size = Math.min(most, 2 ** Math.floor(Math.log2(rows.length - start)));
+      const chunk = rows.slice(start, start + size);
+      start += size;
+      await this.later(
+        `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`,
+        chunk.flatMap((row) => columns.map((column) => row[column])),
+      );
+    }
+  }
+
   private takeWaiting(): Statement[] {
     if (this.waiting.length === 0) return NOTHING_WAITING;
     const waiting = this.waiting;
@@ -133,6 +154,8 @@ export class Sql {
 }
 
 const NOTHING_WAITING: Statement[] = [];
+/** Under SQLite's 32,766 and MySQL's 65,535 parameters per statement, with room to spare. */
+const MAX_PARAMETERS = 30_000;
 const START_TRANSACTION = 'START TRANSACTION';
 
 /** The last insert text built for each table, with its columns. */

@@ -15,6 +15,11 @@ export interface Delivery<P> {
   deliverBefore: Date | null;
   at: Date;
   payload: P;
+  /** A scheduled message: due at `availableAt`, promoted to pending when claimed (or dropped, cancelled). */
+  scheduled?: boolean;
+  availableAt?: Date;
+  /** A message of a bulk send or a campaign (an OTP is not). */
+  bulk?: boolean;
 }
 
 /** How other modules send: enqueue inside their transaction, then `committed()` once it is committed. */
@@ -32,6 +37,12 @@ export class DeliveryQueue {
 
   enqueueEmail(sql: Sql, delivery: Delivery<EmailPayload>): Promise<void> {
     return this.enqueue(sql, 'email', delivery);
+  }
+
+  /** Many SMS in multi-row statements (a bulk send). */
+  enqueueSmsMany(sql: Sql, deliveries: ReadonlyArray<Delivery<SmsPayload>>): Promise<void> {
+    const entries = deliveries.map(({ payload, ...delivery }) => ({ kind: 'sms' as const, ...delivery, payload: this.box.seal(JSON.stringify(payload)) }));
+    return this.outbox.addMany(sql, entries);
   }
 
   committed(): void {

@@ -14,6 +14,12 @@ export interface DeliveryRecordStore {
   markSent(sql: Sql, recordId: string, provider: string, providerIds: string[], at: Date, receiptsExpected: boolean): Promise<void>;
   /** pending → failed; true only for the call that made the change. */
   markFailed(sql: Sql, recordId: string, provider: string | null, providerStatus: string | null, at: Date): Promise<boolean>;
+  /**
+   * Scheduled records whose time has come, as their entries are claimed: the
+   * ones still `scheduled` become pending; returns those that must not be
+   * handed over (cancelled meanwhile).
+   */
+  promote?(sql: Sql, recordIds: string[]): Promise<string[]>;
   /** One more hand-over attempt after a transient failure. */
   countRetry?(sql: Sql, recordId: string): Promise<void>;
   /** After a batch's outcomes are recorded, in the same unit of work: the records whose state may have moved. */

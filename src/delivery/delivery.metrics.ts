@@ -19,11 +19,11 @@ export class DeliveryMetrics implements OnModuleInit {
 
   onModuleInit(): void {
     this.metrics.gauge('outbox_backlog', 'Messages accepted and not yet handed over or failed', async (set) => {
-      const backlog = await this.database.run((sql) => this.outbox.backlog(sql));
+      const backlog = await this.database.run((sql) => this.outbox.backlog(sql, this.clock.now()));
       set(backlog.count);
     });
     this.metrics.gauge('outbox_oldest_age_seconds', 'Age of the oldest message not yet handed over (0 when none)', async (set) => {
-      const oldest = await this.database.run((sql) => this.outbox.oldest(sql));
+      const oldest = await this.database.run((sql) => this.outbox.oldest(sql, this.clock.now()));
       set(oldest ? Math.max(0, (this.clock.now().getTime() - oldest.getTime()) / 1000) : 0);
     });
     const smpp = this.smsProvider instanceof SmppSmsProvider ? this.smsProvider : null;

@@ -70,8 +70,15 @@ export class OutboxDispatcher implements JobQueue<OutboxEntry> {
     this.jobs.wake(this.name);
   }
 
-  claim(sql: Sql, lease: Lease, now: Date, limit: number): Promise<OutboxEntry[]> {
-    return this.outbox.claim(sql, lease, now, limit);
+  /** Claims due entries; a scheduled message is promoted to pending in the same unit, or its entry dropped if it was cancelled. */
+  async claim(sql: Sql, lease: Lease, now: Date, limit: number): Promise<OutboxEntry[]> {
+    const entries = await this.outbox.claim(sql, lease, now, limit);
+    const scheduled = entries.filter((entry) => entry.scheduled);
+    if (scheduled.length === 0) return entries;
+    const dropped = new Set(await this.records.for('sms').promote?.(sql, scheduled.map((entry) => entry.recordId)));
+    if (dropped.size === 0) return entries;
+    await this.outbox.remove(sql, entries.filter((entry) => dropped.has(entry.recordId)).map((entry) => entry.id));
+    return entries.filter((entry) => !dropped.has(entry.recordId));
   }
 
   async process(entries: OutboxEntry[]): Promise<void> {

@@ -6,6 +6,8 @@ export interface SmsPayload {
   to: string;
   text: string;
   secrets: string[];
+  /** Minutes the SMSC keeps trying (SMPP validity period); unset for an OTP, whose code expiry bounds it. */
+  validityMinutes?: number;
 }
 
 /** What the dispatcher needs to compose and send an e-mail. */

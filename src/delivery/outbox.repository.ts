@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { placeholders, readBoolean, readTime, type Sql } from '../database/sql.js';
+import { placeholders, readBoolean, readTime, type Param, type Sql } from '../database/sql.js';
 import type { Lease } from '../jobs/lease.js';
 import { LeasedTable } from '../jobs/leased-table.js';
 
@@ -18,6 +18,12 @@ export interface NewOutboxEntry {
   /** After this instant the message is pointless (an expired code) and is failed instead. */
   deliverBefore: Date | null;
   at: Date;
+  /** A scheduled message's entry, due at `availableAt`: promoted to pending when claimed, or dropped if it was cancelled. */
+  scheduled?: boolean;
+  /** When the entry is due; `at` by default. */
+  availableAt?: Date;
+  /** A message of a bulk send or a campaign (an OTP is not). */
+  bulk?: boolean;
 }
 
 export interface OutboxEntry {
@@ -33,6 +39,7 @@ export interface OutboxEntry {
   attempts: number;
   /** What an earlier attempt had handed over, for the provider to go on from. */
   resume: string | null;
+  scheduled: boolean;
 }
 
 interface OutboxRow {
@@ -46,10 +53,11 @@ interface OutboxRow {
   deliver_before: string | Date | null;
   attempts: number | string;
   resume_state: string | null;
+  scheduled: unknown;
 }
 
 const OUTBOX = new LeasedTable('outbox', [
-  'id', 'kind', 'record_id', 'account_id', 'amount', 'payload', 'is_test', 'deliver_before', 'attempts', 'resume_state',
+  'id', 'kind', 'record_id', 'account_id', 'amount', 'payload', 'is_test', 'deliver_before', 'attempts', 'resume_state', 'scheduled',
 ]);
 
 /**
@@ -60,18 +68,12 @@ const OUTBOX = new LeasedTable('outbox', [
 @Injectable()
 export class OutboxRepository {
   async add(sql: Sql, entry: NewOutboxEntry): Promise<void> {
-    await sql.insertLater('outbox', {
-      kind: entry.kind,
-      record_id: entry.recordId,
-      account_id: entry.accountId,
-      amount: entry.amount,
-      payload: entry.payload,
-      is_test: entry.test,
-      deliver_before: entry.deliverBefore,
-      attempts: 0,
-      available_at: entry.at,
-      created_at: entry.at,
-    });
+    await sql.insertLater('outbox', toRow(entry));
+  }
+
+  /** Many entries, in multi-row statements. */
+  async addMany(sql: Sql, entries: readonly NewOutboxEntry[]): Promise<void> {
+    await sql.insertManyLater('outbox', entries.map(toRow));
   }
 
   /** Claims up to `limit` due entries; other instances skip the rows this one holds. */
@@ -88,6 +90,7 @@ export class OutboxRepository {
       deliverBefore: readTime(row.deliver_before),
       attempts: Number(row.attempts) + 1,
       resume: row.resume_state,
+      scheduled: readBoolean(row.scheduled),
     }));
   }
 
@@ -112,14 +115,31 @@ export class OutboxRepository {
   }
 
   /** Entries not yet settled, and when the oldest was written. */
-  async backlog(sql: Sql): Promise<{ count: number; oldest: Date | null }> {
-    const row = await sql.get<{ count: number | string }>('SELECT COUNT(*) AS count FROM outbox');
-    return { count: Number(row?.count ?? 0), oldest: await this.oldest(sql) };
+  async backlog(sql: Sql, now: Date): Promise<{ count: number; oldest: Date | null }> {
+    const row = await sql.get<{ count: number | string }>('SELECT COUNT(*) AS count FROM outbox WHERE created_at <= ?', [now]);
+    return { count: Number(row?.count ?? 0), oldest: await this.oldest(sql, now) };
   }
 
-  /** When the oldest entry not yet settled was written; null when there is none. */
-  async oldest(sql: Sql): Promise<Date | null> {
-    const row = await sql.get<{ created_at: string | Date }>('SELECT created_at FROM outbox ORDER BY id LIMIT 1');
+  /** When the oldest entry not yet settled became due; null when there is none (scheduled entries wait for their time). */
+  async oldest(sql: Sql, now: Date): Promise<Date | null> {
+    const row = await sql.get<{ created_at: string | Date }>('SELECT created_at FROM outbox WHERE created_at <= ? ORDER BY created_at LIMIT 1', [now]);
     return row ? readTime(row.created_at) : null;
   }
+}
+
+function toRow(entry: NewOutboxEntry): Record<string, Param> {
+  return {
+    kind: entry.kind,
+    record_id: entry.recordId,
+    account_id: entry.accountId,
+    amount: entry.amount,
+    payload: entry.payload,
+    is_test: entry.test,
+    deliver_before: entry.deliverBefore,
+    attempts: 0,
+    scheduled: entry.scheduled ?? false,
+    available_at: entry.availableAt ?? entry.at,
+    // when it joins the queue of due entries: a scheduled one, when its time comes
+    created_at: entry.availableAt ?? entry.at,
+  };
 }

@@ -31,7 +31,7 @@ export class DeliveryHealth {
 
   async outboxAge(): Promise<HealthIndicatorResult> {
     const indicator = this.indicators.check('outbox');
-    const oldest = await this.database.run((sql) => this.outbox.oldest(sql));
+    const oldest = await this.database.run((sql) => this.outbox.oldest(sql, this.clock.now()));
     const ageSeconds = oldest ? Math.max(0, Math.floor((this.clock.now().getTime() - oldest.getTime()) / 1000)) : 0;
     const limit = this.config.outboxMaxAgeSeconds;
     return ageSeconds <= limit ? indicator.up({ oldestAgeSeconds: ageSeconds }) : indicator.down({ oldestAgeSeconds: ageSeconds, limitSeconds: limit });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { placeholders, readBoolean, readTime, type Sql } from '../database/sql.js';
+import { placeholders, readBoolean, readTime, type Param, type Sql } from '../database/sql.js';
+import { isUuid } from '../common/ids.js';
 import type { MessageStatus } from './dto/message-out.dto.js';
 
 export interface NewMessageOut {
@@ -88,6 +89,8 @@ export interface MessageOutView {
   author: { id: string; name: string; email: string | null } | null;
 }
 
+const CHUNK = 500;
+
 const VIEW_SELECT = `
   SELECT m.*,
          a.name AS company_name, a.email AS company_email, a.phone AS company_phone,
@@ -103,33 +106,12 @@ const VIEW_SELECT = `
 @Injectable()
 export class MessageOutRepository {
   async insert(sql: Sql, message: NewMessageOut): Promise<void> {
-    await sql.insertLater('message_out', {
-      uniq_id: message.uniqId,
-      account_id: message.accountId,
-      external_id: message.externalId ?? null,
-      message_price_id: message.messagePriceId,
-      type: message.type,
-      lot: message.lot,
-      sender_id: message.senderId,
-      recipient: message.recipient,
-      message: message.message,
-      page: message.segments,
-      message_encoding: message.encoding,
-      amount: message.amount,
-      send_at: message.sendAt ?? message.at,
-      status: message.status ?? 'pending',
-      source: message.source ?? 'api',
-      contact_id: message.contactId ?? null,
-      campaign_id: message.campaignId ?? null,
-      webhook_url: message.webhookUrl ?? null,
-      dlr_number_retry: 0,
-      created_by: message.createdBy,
-      retrieve: false,
-      local_number: message.localNumber,
-      language: message.language,
-      is_test: message.test,
-      created_at: message.at,
-    });
+    await sql.insertLater('message_out', toRow(message));
+  }
+
+  /** Many messages, in multi-row statements. */
+  async insertMany(sql: Sql, messages: readonly NewMessageOut[]): Promise<void> {
+    await sql.insertManyLater('message_out', messages.map(toRow));
   }
 
   /** By `uniq_id`, else the earliest message of the lot; only within the account. */
@@ -144,6 +126,48 @@ export class MessageOutRepository {
       [accountId, idOrLot],
     );
     return byLot ? toView(byLot) : null;
+  }
+
+  /**
+   * scheduled → pending for messages whose time has come; returns those that
+   * are neither (cancelled). The rows are locked first (MySQL), so a cancel
+   * racing with this either comes first or finds them pending.
+   */
+  async promoteScheduled(sql: Sql, uniqIds: readonly string[]): Promise<string[]> {
+    const rows = await sql.all<{ uniq_id: string; status: string }>(
+      `SELECT uniq_id, status FROM message_out WHERE uniq_id IN (${placeholders(uniqIds)})${sql.forUpdate}`,
+      uniqIds,
+    );
+    const due = rows.filter((row) => row.status === 'scheduled').map((row) => row.uniq_id);
+    if (due.length > 0) {
+      await sql.later(
+        `UPDATE message_out SET status = 'pending', event_sequence = event_sequence + 1 WHERE uniq_id IN (${placeholders(due)}) AND status = 'scheduled'`,
+        due,
+      );
+    }
+    return rows.filter((row) => row.status !== 'scheduled' && row.status !== 'pending').map((row) => row.uniq_id);
+  }
+
+  /** The message (by uniq_id) or the messages of the lot, of the key's mode, locked until the unit ends (MySQL). */
+  async lockForCancel(sql: Sql, accountId: string, test: boolean, idOrLot: string): Promise<Array<{ uniqId: string; status: string; amount: number }>> {
+    const key = isUuid(idOrLot) ? 'uniq_id' : 'lot';
+    const rows = await sql.all<{ uniq_id: string; status: string; amount: number | string }>(
+      `SELECT uniq_id, status, amount FROM message_out WHERE account_id = ? AND ${key} = ? AND is_test = ?${sql.forUpdate}`,
+      [accountId, idOrLot, test],
+    );
+    return rows.map((row) => ({ uniqId: row.uniq_id, status: row.status, amount: Number(row.amount) }));
+  }
+
+  /** scheduled → cancelled (the caller holds the rows). */
+  async cancelScheduled(sql: Sql, uniqIds: readonly string[], at: Date): Promise<void> {
+    for (let start = 0; start < uniqIds.length; start += CHUNK) {
+      const chunk = uniqIds.slice(start, start + CHUNK);
+      await sql.later(
+        `UPDATE message_out SET status = 'cancelled', event_sequence = event_sequence + 1, done_at = ?
+          WHERE uniq_id IN (${placeholders(chunk)}) AND status = 'scheduled'`,
+        [at, ...chunk],
+      );
+    }
   }
 
   /** pending → sent, when the provider accepted the message; each part's id is kept when receipts will name it. */
@@ -298,5 +322,35 @@ function toView(row: Record<string, unknown>): MessageOutView {
         ? { id: row.sender_id as string, name: row.sender_name as string, email: text('sender_email'), phone: text('sender_phone') }
         : null,
     author: row.author_name !== null ? { id: row.created_by as string, name: row.author_name as string, email: text('author_email') } : null,
+  };
+}
+
+function toRow(message: NewMessageOut): Record<string, Param> {
+  return {
+    uniq_id: message.uniqId,
+    account_id: message.accountId,
+    external_id: message.externalId ?? null,
+    message_price_id: message.messagePriceId,
+    type: message.type,
+    lot: message.lot,
+    sender_id: message.senderId,
+    recipient: message.recipient,
+    message: message.message,
+    page: message.segments,
+    message_encoding: message.encoding,
+    amount: message.amount,
+    send_at: message.sendAt ?? message.at,
+    status: message.status ?? 'pending',
+    source: message.source ?? 'api',
+    contact_id: message.contactId ?? null,
+    campaign_id: message.campaignId ?? null,
+    webhook_url: message.webhookUrl ?? null,
+    dlr_number_retry: 0,
+    created_by: message.createdBy,
+    retrieve: false,
+    local_number: message.localNumber,
+    language: message.language,
+    is_test: message.test,
+    created_at: message.at,
   };
 }

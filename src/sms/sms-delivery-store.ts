@@ -21,6 +21,10 @@ export class SmsDeliveryStore implements DeliveryRecordStore {
     return this.messages.markFailed(sql, uniqId, provider, providerStatus, at);
   }
 
+  promote(sql: Sql, uniqIds: string[]): Promise<string[]> {
+    return this.messages.promoteScheduled(sql, uniqIds);
+  }
+
   countRetry(sql: Sql, uniqId: string): Promise<void> {
     return this.messages.countRetry(sql, uniqId);
   }

@@ -11,6 +11,6 @@ import { SmsService } from './sms.service.js';
   imports: [ContactModule, WebhookModule],
   controllers: [SmsController],
   providers: [SmsService, MessageOutRepository, SmsStatusEvents, SmsDeliveryStore],
-  exports: [MessageOutRepository, SmsDeliveryStore],
+  exports: [MessageOutRepository, SmsDeliveryStore, SmsStatusEvents],
 })
 export class SmsModule {}

@@ -24,6 +24,8 @@ export class BulkSms1764500000000 implements MigrationInterface {
       await runner.query('ALTER TABLE message_out MODIFY external_id VARCHAR(100) CHARACTER SET ascii COLLATE ascii_bin NULL');
     }
     await runner.query('ALTER TABLE outbox ADD COLUMN scheduled BOOLEAN NOT NULL DEFAULT 0');
+    // a scheduled entry joins the queue (`created_at`) when it is due: the oldest due entry is the first by this index
+    await runner.createIndex('outbox', new TableIndex({ name: 'IDX_outbox_created', columnNames: ['created_at'] }));
 
     await runner.createIndices('message_out', [
       new TableIndex({ name: 'IDX_message_out_account_id', columnNames: ['account_id', 'is_test', 'uniq_id'] }),
@@ -53,6 +55,7 @@ export class BulkSms1764500000000 implements MigrationInterface {
     for (const index of ['IDX_message_out_account_id', 'IDX_message_out_account_status', 'IDX_message_out_account_to', 'IDX_message_out_account_campaign', 'IDX_message_out_account_external']) {
       await runner.dropIndex('message_out', index);
     }
+    await runner.dropIndex('outbox', 'IDX_outbox_created');
     await runner.query('ALTER TABLE outbox DROP COLUMN scheduled');
     for (const column of ['contact_id', 'campaign_id']) await runner.query(`ALTER TABLE message_out DROP COLUMN ${column}`);
   }

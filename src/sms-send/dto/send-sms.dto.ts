@@ -1,0 +1,128 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { isUuid } from '../../common/ids.js';
+import { Messages } from '../../common/validation/messages.js';
+import { rule } from '../../common/validation/rule.js';
+import { isPlainObject } from '../../common/validation/request-validation.pipe.js';
+import { IsZonedDateTime } from '../../common/validation/zoned-date-time.js';
+import { IsIdList, IsPhoneCountry } from '../../contact/contact-rules.js';
+import { DeliveryWindowDto } from './delivery-window.dto.js';
+
+export const MAX_TO = 1000;
+export const MAX_CONTACT_IDS = 1000;
+export const MAX_GROUP_IDS = 10;
+export const MAX_MESSAGE_LENGTH = 1600;
+export const MESSAGE_TOO_LONG = `doit contenir au plus ${MAX_MESSAGE_LENGTH} caractères`;
+export const DEFAULT_VALIDITY_MINUTES = 2880;
+
+const IsRecipientList = rule(
+  'isRecipientList',
+  (value) =>
+    typeof value === 'string' ||
+    (Array.isArray(value) && value.length >= 1 && value.length <= MAX_TO && value.every((item) => typeof item === 'string')),
+  () => `doit être un numéro ou une liste de 1 à ${MAX_TO} numéros`,
+);
+
+const IsLot = rule(
+  'isLot',
+  (value) => typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value) && !isUuid(value.toLowerCase()),
+  () => '1 à 64 caractères A-Z, a-z, 0-9, _ ou -, sans la forme d’un UUID',
+);
+
+const IsWindowObject = rule('isWindowObject', isPlainObject, () => 'doit être un objet {days, from, to, timezone}');
+
+export class SendSmsDto {
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: MAX_TO }],
+    example: ['+2250707070707', '+221771234567'],
+    description: 'One number or up to 1,000, in international form (or national with `default_country`)',
+  })
+  @IsOptional()
+  @IsRecipientList()
+  to?: string | string[];
+
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_CONTACT_IDS, description: 'Contacts of the account' })
+  @IsOptional()
+  @IsIdList(MAX_CONTACT_IDS)
+  contact_ids?: string[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    format: 'uuid',
+    maxItems: MAX_GROUP_IDS,
+    description: 'Groups whose members (as they are now) receive the message',
+  })
+  @IsOptional()
+  @IsIdList(MAX_GROUP_IDS)
+  group_ids?: string[];
+
+  @ApiProperty({
+    example: 'Bonjour ##NAME##, votre commande ##ORDER## est prête.',
+    description: '1 to 1,600 characters once personalised: `##NAME##` and `##KEY##` (an attribute) are filled from the contact, empty when absent',
+  })
+  @IsDefined({ message: Messages.required })
+  @IsString({ message: Messages.string })
+  @MinLength(1, { message: Messages.notEmpty })
+  @MaxLength(MAX_MESSAGE_LENGTH, { message: MESSAGE_TOO_LONG })
+  message!: string;
+
+  @ApiPropertyOptional({
+    example: 'DEMO',
+    description: "An approved sender of the account (matched without case); default: the account's default sender",
+  })
+  @IsOptional()
+  @IsString({ message: Messages.string })
+  sender?: string;
+
+  @ApiPropertyOptional({ example: 'commande-4821', description: 'Up to 100 printable ASCII characters, copied onto every message' })
+  @IsOptional()
+  @IsString({ message: Messages.string })
+  @Matches(/^[\x20-\x7e]{1,100}$/, { message: '1 à 100 caractères ASCII imprimables' })
+  external_id?: string;
+
+  @ApiPropertyOptional({ example: 'relance-mars', description: 'Name of the lot, unique per account; default: a new ULID' })
+  @IsOptional()
+  @IsLot()
+  lot?: string;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: '2026-03-01T08:00:00.000Z',
+    description: 'With a `Z` or an offset. Up to a minute ahead sends now; later schedules the messages (at most `SMS_MAX_SCHEDULE_DAYS`, 35 days)',
+  })
+  @IsOptional()
+  @IsZonedDateTime()
+  send_at?: string;
+
+  @ApiPropertyOptional({ type: DeliveryWindowDto, description: 'Messages due outside the window are held until it opens' })
+  @IsOptional()
+  @IsWindowObject()
+  delivery_window?: DeliveryWindowDto;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 5,
+    maximum: 2880,
+    default: DEFAULT_VALIDITY_MINUTES,
+    description: 'Minutes the operator keeps trying to deliver (SMPP validity period)',
+  })
+  @IsOptional()
+  @IsInt({ message: Messages.integer })
+  @Min(5, { message: Messages.between(5, 2880) })
+  @Max(2880, { message: Messages.between(5, 2880) })
+  validity_period?: number;
+
+  @ApiPropertyOptional({
+    example: 'https://example.com/hooks/sms',
+    description: "Where this request's `sms.*` events go instead of the account webhook; https, public address",
+  })
+  @IsOptional()
+  @IsString({ message: Messages.string })
+  @MaxLength(2048, { message: Messages.maxLength(2048) })
+  webhook_url?: string;
+
+  @ApiPropertyOptional({ example: 'CI', description: 'ISO 3166-1 alpha-2 country in which national numbers are read' })
+  @IsOptional()
+  @IsPhoneCountry()
+  default_country?: string;
+}

@@ -1,0 +1,292 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Principal } from '../auth/principal.js';
+import { BillingService } from '../billing/billing.service.js';
+import { isOverdraft, LedgerRepository } from '../billing/ledger.repository.js';
+import { Clock } from '../common/clock.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { newId, newLot } from '../common/ids.js';
+import { toAmount } from '../common/money.js';
+import { validateAs } from '../common/validation/request-validation.pipe.js';
+import { smsConfig, type SmsConfig } from '../config/sms.config.js';
+import { webhookConfig, type WebhookConfig } from '../config/webhook.config.js';
+import { Database } from '../database/database.js';
+import type { Sql } from '../database/sql.js';
+import { isUniqueViolation } from '../database/unique-violation.js';
+import { DeliveryQueue, type Delivery } from '../delivery/delivery-queue.js';
+import type { SmsPayload } from '../delivery/outbox-payload.js';
+import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
+import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.service.js';
+import { SenderDirectory } from '../sender/sender-directory.js';
+import { MessageOutRepository, type NewMessageOut } from '../sms/message-out.repository.js';
+import { URL_GUARD, type UrlGuard } from '../webhook/url-guard.js';
+import { Audience, type Recipient, type Rejection } from './audience.js';
+import { nextOpening, type DeliveryWindow } from './delivery-window.js';
+import { DeliveryWindowDto } from './dto/delivery-window.dto.js';
+import { DEFAULT_VALIDITY_MINUTES, MAX_MESSAGE_LENGTH, MESSAGE_TOO_LONG, type SendSmsDto } from './dto/send-sms.dto.js';
+import type { AcceptedMessageDto, SendResultDto } from './dto/send-result.dto.js';
+import { hasPlaceholders, personalise } from './personalise.js';
+import { RecentDuplicates } from './recent-duplicates.js';
+import { SmsLotRepository } from './sms-lot.repository.js';
+
+/** `send_at` up to this far ahead sends now. */
+const IMMEDIATE_MS = 60_000;
+/** The answer lists the messages, and the refused recipients, up to this many. */
+const MAX_LISTED = 1000;
+const MAX_REASONS_IN_ERROR = 20;
+const DAY_MS = 86_400_000;
+
+/** A message ready to be written. */
+interface Accepted {
+  recipient: Recipient;
+  uniqId: string;
+  text: string;
+  priceId: string;
+  segments: number;
+  encoding: string;
+  /** Hundredths. */
+  amount: number;
+}
+
+/**
+ * POST /v1/sms/send (SPEC-2 §1.1). In one transaction: claim the lot's name,
+ * expand and screen the recipients, price each personalised message, write
+ * every message and its outbox entry, keep the answer for the Idempotency-Key
+ * and, last, debit the total at once, which the database refuses to make
+ * negative: a 402 leaves nothing behind, and a crash leaves all or nothing.
+ */
+@Injectable()
+export class SendSms {
+  constructor(
+    private readonly database: Database,
+    private readonly audience: Audience,
+    private readonly lots: SmsLotRepository,
+    private readonly recentDuplicates: RecentDuplicates,
+    private readonly messages: MessageOutRepository,
+    private readonly senderDirectory: SenderDirectory,
+    private readonly billing: BillingService,
+    private readonly ledger: LedgerRepository,
+    private readonly delivery: DeliveryQueue,
+    private readonly idempotency: Idempotency,
+    private readonly clock: Clock,
+    @Inject(URL_GUARD) private readonly urlGuard: UrlGuard,
+    @Inject(smsConfig.KEY) private readonly config: SmsConfig,
+    @Inject(webhookConfig.KEY) private readonly webhooks: WebhookConfig,
+  ) {}
+
+  execute(principal: Principal, dto: SendSmsDto, idempotency?: IdempotentRequest): Promise<SendResultDto> {
+    return this.idempotency.once(principal.accountId, idempotency, (scope) => this.send(principal, dto, scope));
+  }
+
+  private async send(principal: Principal, dto: SendSmsDto, idempotency?: IdempotencyScope): Promise<SendResultDto> {
+    const now = this.clock.now();
+    const dueAt = this.dueTime(dto, now);
+    const webhookUrl = dto.webhook_url === undefined ? null : await this.vetWebhookUrl(dto.webhook_url);
+    const lot = dto.lot ?? newLot();
+    const scheduled = dueAt.getTime() > now.getTime();
+
+    let total = 0;
+    let result: SendResultDto;
+    try {
+      result = await this.database.transaction(async (sql) => {
+        const sender = await this.resolveSender(sql, principal.accountId, dto.sender);
+        await this.claimLot(sql, principal, lot, now);
+        const { recipients, rejected } = await this.audience.expand(sql, {
+          accountId: principal.accountId,
+          sandbox: principal.test,
+          to: dto.to === undefined ? [] : typeof dto.to === 'string' ? [dto.to] : dto.to,
+          contactIds: dto.contact_ids ?? [],
+          groupIds: dto.group_ids ?? [],
+          defaultCountry: dto.default_country,
+        });
+        const accepted = await this.price(sql, principal, dto.message, recipients, rejected, now);
+        if (accepted.length === 0) {
+          const reasons = rejected.slice(0, MAX_REASONS_IN_ERROR).map(({ to, reason }) => `${to}: ${reason}`);
+          throw ApiError.validation(['to: aucun destinataire valide', ...reasons]);
+        }
+        total = principal.test ? 0 : accepted.reduce((sum, message) => sum + message.amount, 0);
+
+        const status = scheduled ? 'scheduled' : 'pending';
+        const context: WriteContext = { principal, dto, lot, sender, status, dueAt, webhookUrl, now };
+        await this.messages.insertMany(
+          sql,
+          accepted.map((message) => toRecord(message, context)),
+        );
+        await this.delivery.enqueueSmsMany(
+          sql,
+          accepted.map((message) => toDelivery(message, context)),
+        );
+        if (total > 0) await this.ledger.debit(sql, principal.accountId, total, lot, now);
+        const balance = (await this.ledger.balanceOf(sql, principal.accountId)) ?? 0;
+        const answer = toResult(lot, accepted, rejected, { status, dueAt, total, balance, test: principal.test });
+        await idempotency?.recordSuccess(sql, answer);
+        return answer;
+      });
+    } catch (error) {
+      if (!isOverdraft(error)) throw error;
+      const balance = (await this.database.run((sql) => this.ledger.balanceOf(sql, principal.accountId))) ?? 0;
+      throw ApiError.insufficientBalance(toAmount(total), toAmount(balance));
+    }
+    if (!scheduled) this.delivery.committed();
+    return result;
+  }
+
+  /** When the messages are handed over: now, `send_at`, held until the delivery window opens. 400 for a bad window or a time too far. */
+  private dueTime(dto: SendSmsDto, now: Date): Date {
+    let due = now;
+    if (dto.send_at !== undefined) {
+      const sendAt = new Date(dto.send_at);
+      if (sendAt.getTime() > now.getTime() + this.config.maxScheduleDays * DAY_MS) {
+        throw ApiError.invalidField('send_at', `doit être au plus dans ${this.config.maxScheduleDays} jours`);
+      }
+      if (sendAt.getTime() > now.getTime() + IMMEDIATE_MS) due = sendAt;
+    }
+    if (dto.delivery_window === undefined) return due;
+    const { dto: window, errors } = validateAs(DeliveryWindowDto, dto.delivery_window as unknown as Record<string, unknown>, 'delivery_window.');
+    if (errors.length > 0) throw ApiError.validation(errors);
+    return nextOpening(window as DeliveryWindow, due);
+  }
+
+  /** https to a public address; the SSRF guard again before every call. */
+  private async vetWebhookUrl(raw: string): Promise<string> {
+    try {
+      const { url } = await this.urlGuard.vet(raw);
+      if (url.protocol !== 'https:' && !this.webhooks.allowPrivateUrls) throw new Error('https only');
+      return raw;
+    } catch {
+      throw ApiError.invalidField('webhook_url', 'adresse non autorisée');
+    }
+  }
+
+  private async resolveSender(sql: Sql, accountId: string, name: string | undefined): Promise<{ id: string; name: string }> {
+    const sender = await this.senderDirectory.resolve(sql, accountId, name);
+    if (!sender) throw ApiError.invalidField('sender', 'expéditeur inconnu');
+    if (sender.status !== 'approved') throw ApiError.invalidField('sender', 'expéditeur non approuvé');
+    return sender;
+  }
+
+  private async claimLot(sql: Sql, principal: Principal, lot: string, now: Date): Promise<void> {
+    try {
+      await this.lots.insert(sql, { accountId: principal.accountId, lot, test: principal.test, at: now });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      throw ApiError.conflict('deja_existant', [`lot: le lot ${lot} existe déjà`]);
+    }
+  }
+
+  /** Each recipient's text and cost; those with no price, or the same text sent them lately, are refused. */
+  private async price(
+    sql: Sql,
+    principal: Principal,
+    template: string,
+    recipients: Recipient[],
+    rejected: Rejection[],
+    now: Date,
+  ): Promise<Accepted[]> {
+    const personal = hasPlaceholders(template);
+    const priced: Accepted[] = [];
+    for (const recipient of recipients) {
+      const text = personal ? personalise(template, recipient.contact) : template;
+      if (text.length > MAX_MESSAGE_LENGTH) throw ApiError.invalidField('message', `${MESSAGE_TOO_LONG} (personnalisé pour ${recipient.phone})`);
+      const quote = await this.billing.quote(sql, 'SMS', recipient.dialCode, text);
+      if (!quote) {
+        rejected.push({ to: recipient.phone, reason: 'destination_non_prise_en_charge' });
+        continue;
+      }
+      const { priceId, segments, amount } = quote;
+      priced.push({ recipient, uniqId: newId(now), text, priceId, segments, encoding: quote.encoding ?? 'GSM7', amount });
+    }
+    const recent = await this.recentDuplicates.among(sql, principal.accountId, priced, now);
+    if (recent.size === 0) return priced;
+    for (const message of priced) if (recent.has(message.uniqId)) rejected.push({ to: message.recipient.phone, reason: 'doublon_recent' });
+    return priced.filter((message) => !recent.has(message.uniqId));
+  }
+}
+
+/** What every message of one request shares. */
+interface WriteContext {
+  principal: Principal;
+  dto: SendSmsDto;
+  lot: string;
+  sender: { id: string; name: string };
+  status: 'pending' | 'scheduled';
+  dueAt: Date;
+  webhookUrl: string | null;
+  now: Date;
+}
+
+function toRecord(message: Accepted, context: WriteContext): NewMessageOut {
+  const { principal, dto } = context;
+  return {
+    uniqId: message.uniqId,
+    accountId: principal.accountId,
+    messagePriceId: message.priceId,
+    type: 'sms',
+    lot: context.lot,
+    externalId: dto.external_id ?? null,
+    contactId: message.recipient.contact?.id ?? null,
+    senderId: context.sender.id,
+    recipient: message.recipient.phone,
+    message: message.text,
+    segments: message.segments,
+    encoding: message.encoding,
+    amount: principal.test ? 0 : message.amount,
+    status: context.status,
+    sendAt: context.dueAt,
+    webhookUrl: context.webhookUrl,
+    createdBy: principal.userId,
+    localNumber: null,
+    language: null,
+    test: principal.test,
+    at: context.now,
+  };
+}
+
+function toDelivery(message: Accepted, context: WriteContext): Delivery<SmsPayload> {
+  const { principal } = context;
+  return {
+    recordId: message.uniqId,
+    accountId: principal.accountId,
+    amount: principal.test ? 0 : message.amount,
+    test: principal.test,
+    deliverBefore: null,
+    at: context.now,
+    scheduled: context.status === 'scheduled',
+    availableAt: context.dueAt,
+    bulk: true,
+    payload: {
+      from: context.sender.name,
+      to: message.recipient.phone,
+      text: message.text,
+      secrets: [],
+      validityMinutes: context.dto.validity_period ?? DEFAULT_VALIDITY_MINUTES,
+    },
+  };
+}
+
+function toResult(
+  lot: string,
+  accepted: Accepted[],
+  rejected: Rejection[],
+  outcome: { status: 'pending' | 'scheduled'; dueAt: Date; total: number; balance: number; test: boolean },
+): SendResultDto {
+  const sendAt = outcome.dueAt.toISOString();
+  const result: SendResultDto = {
+    lot,
+    count: accepted.length,
+    amount: toAmount(outcome.total),
+    balance: toAmount(outcome.balance),
+    scheduled: outcome.status === 'scheduled',
+    rejected: rejected.slice(0, MAX_LISTED),
+  };
+  if (accepted.length <= MAX_LISTED) {
+    result.messages = accepted.map((message): AcceptedMessageDto => ({
+      uniq_id: message.uniqId,
+      to: message.recipient.phone,
+      status: outcome.status,
+      page: message.segments,
+      amount: toAmount(outcome.test ? 0 : message.amount),
+      send_at: sendAt,
+    }));
+  }
+  return result;
+}
