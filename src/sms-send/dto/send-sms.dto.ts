@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { isUuid } from '../../common/ids.js';
 import { Messages } from '../../common/validation/messages.js';
 import { rule } from '../../common/validation/rule.js';
@@ -37,7 +37,8 @@ export class SendSmsDto {
     example: ['+2250707070707', '+221771234567'],
     description: 'One number or up to 1,000, in international form (or national with `default_country`)',
   })
-  @IsOptional()
+  @ValidateIf((dto: SendSmsDto) => dto.to !== undefined || (dto.contact_ids === undefined && dto.group_ids === undefined))
+  @IsDefined({ message: 'au moins un destinataire (to, contact_ids ou group_ids)' })
   @IsRecipientList()
   to?: string | string[];
 

@@ -60,7 +60,7 @@ export class AuthorRefDto {
   email!: string | null;
 }
 
-export const MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'undelivered', 'failed'] as const;
+export const MESSAGE_STATUSES = ['scheduled', 'pending', 'sent', 'delivered', 'undelivered', 'failed', 'cancelled'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** One outgoing SMS. */
