@@ -12,6 +12,7 @@ type Answer<Path extends keyof paths, M extends Method> = {
 }[keyof Responses<Path, M>];
 
 export type SendBody = Json<paths['/v1/otp/send']['post']['requestBody']>;
+export type SmsBody = Json<paths['/v1/sms/send']['post']['requestBody']>;
 export type VerifyBody = Json<paths['/v1/otp/verify']['post']['requestBody']>;
 export type WebhookBody = Json<paths['/v1/account/webhook']['put']['requestBody']>;
 export type OptOutBody = Json<paths['/v1/opt-out']['post']['requestBody']>;
@@ -159,6 +160,14 @@ export class ApiClient {
 
   importJob(id: string): Promise<Answer<'/v1/contact/import/{id}', 'get'>> {
     return this.call('GET', `/v1/contact/import/${encodeURIComponent(id)}`);
+  }
+
+  sendSms(body: SmsBody): Promise<Answer<'/v1/sms/send', 'post'>> {
+    return this.call('POST', '/v1/sms/send', body);
+  }
+
+  cancelSms(idOrLot: string): Promise<Answer<'/v1/sms/out/{id}/cancel', 'post'>> {
+    return this.call('POST', `/v1/sms/out/${encodeURIComponent(idOrLot)}/cancel`);
   }
 
   private async call<T>(method: string, path: string, body?: unknown, type = 'application/json'): Promise<T> {
@@ -461,5 +470,24 @@ export async function requestSenderId(client: ApiClient) {
     pending: pending.body.data.items.map((sender) => sender.name),
     refused: { status: refused.body.status, message: refused.body.message, errors: refused.body.errors },
     withdrawn: withdrawn.body.message,
+  };
+}
+
+/** Sends to a group and a number, schedules a lot for tomorrow morning in Abidjan's working hours, then cancels it. */
+export async function sendToGroupAndCancelALot(client: ApiClient, groupId: string, sendAt: string) {
+  const now = await client.sendSms({ to: '+2250707070707', group_ids: [groupId], message: 'Bonjour ##NAME##' });
+  if (now.status !== 200) throw unexpected(now);
+  const window = { days: ['mon', 'tue', 'wed', 'thu', 'fri'] as Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri'>, from: '08:00', to: '18:00', timezone: 'Africa/Abidjan' };
+  const later = await client.sendSms({ to: ['+2250707070708', '+221771234567'], message: 'Soldes demain', lot: 'soldes-demain', send_at: sendAt, delivery_window: window });
+  if (later.status !== 200) throw unexpected(later);
+  const cancelled = await client.cancelSms('soldes-demain');
+  if (cancelled.status !== 200) throw unexpected(cancelled);
+  const again = await client.cancelSms('soldes-demain');
+  if (again.status !== 409) throw unexpected(again);
+  return {
+    sent: { count: now.body.data.count, amount: now.body.data.amount, to: (now.body.data.messages ?? []).map((message) => message.to) },
+    scheduled: { scheduled: later.body.data.scheduled, statuses: (later.body.data.messages ?? []).map((message) => message.status) },
+    cancelled: cancelled.body.data,
+    again: { status: again.body.status, message: again.body.message, errors: again.body.errors },
   };
 }
