@@ -67,6 +67,16 @@ export const ours = {
     };
   },
   account: (auth) => ({ method: 'GET', path: '/v1/account', headers: { authorization: auth } }),
+  /** POST /v1/sms/send to `recipients` numbers at once, each request to numbers of its own. */
+  smsSend: (auth, recipients) => ({
+    method: 'POST',
+    path: '/v1/sms/send',
+    headers: { ...JSON_HEADERS, authorization: auth },
+    setupRequest: (request) => {
+      const to = Array.from({ length: recipients }, nextRecipient);
+      return { ...request, body: JSON.stringify({ to: recipients === 1 ? to[0] : to, message: 'Votre commande est prête. Merci de votre confiance.' }) };
+    },
+  }),
 };
 
 /** Verifications of `pairs` in turn, with the code `codeOf` picks for each. */

@@ -40,8 +40,32 @@ export function printTable(db, result) {
       );
     }
   }
+  printBulkSends(result.scenarios);
   if (result.fill) printFill(result);
 }
+
+/** POST /sms/send to one number beside the OTP send, and recipients per second at 1,000 per request beside one per request. */
+function printBulkSends(scenarios) {
+  const one = scenarios[SMS_SEND_ONE];
+  const many = scenarios[SMS_SEND_MANY];
+  for (const [connections, runs] of Object.entries(one ?? {})) {
+    if (!Array.isArray(runs)) continue;
+    const single = summarise(runs).rps;
+    const otp = scenarios['send (API key)']?.[connections];
+    const bulk = many?.[connections];
+    const parts = [`c=${connections}: one recipient ${single} req/s`];
+    if (otp) parts.push(`÷ OTP send ${(single / summarise(otp).rps).toFixed(2)}`);
+    if (bulk) {
+      const recipients = summarise(bulk).rps * SMS_SEND_MANY_RECIPIENTS;
+      parts.push(`1,000 per request ${recipients} recipients/s (${(recipients / single).toFixed(1)}× one per request)`);
+    }
+    console.log(`POST /sms/send ${parts.join('; ')}`);
+  }
+}
+
+export const SMS_SEND_ONE = 'sms send (1)';
+export const SMS_SEND_MANY = 'sms send (1,000)';
+export const SMS_SEND_MANY_RECIPIENTS = 1000;
 
 /** Each route's change from the small database to the filled one, as measured and relative to the baseline's drift. */
 function printFill(result) {

@@ -179,6 +179,10 @@ function insertStatement(table: string, row: Record<string, Param>): string {
 const DAY_MS = 86_400_000;
 let formattedDay = NaN;
 let dayPrefix = '';
+let lastTime = NaN;
+let lastText = '';
+let previousTime = NaN;
+let previousText = '';
 
 /**
  * SQLite keeps times as UTC text with milliseconds (`YYYY-MM-DD HH:MM:SS.mmm`),
@@ -188,6 +192,9 @@ let dayPrefix = '';
  */
 export function toSqliteTime(date: Date): string {
   const ms = date.getTime();
+  // the rows of one bulk write share their few times
+  if (ms === lastTime) return lastText;
+  if (ms === previousTime) return previousText;
   const day = Math.floor(ms / DAY_MS);
   if (day !== formattedDay) {
     dayPrefix = date.toISOString().slice(0, 11).replace('T', ' ');
@@ -200,7 +207,10 @@ export function toSqliteTime(date: Date): string {
   rest = (rest - seconds) / 60;
   const minutes = rest % 60;
   const hours = (rest - minutes) / 60;
-  return `${dayPrefix}${twoDigits(hours)}:${twoDigits(minutes)}:${twoDigits(seconds)}.${String(millis).padStart(3, '0')}`;
+  [previousTime, previousText] = [lastTime, lastText];
+  lastTime = ms;
+  lastText = `${dayPrefix}${twoDigits(hours)}:${twoDigits(minutes)}:${twoDigits(seconds)}.${String(millis).padStart(3, '0')}`;
+  return lastText;
 }
 
 const twoDigits = (value: number): string => (value < 10 ? `0${value}` : String(value));

@@ -4,7 +4,7 @@ import type { Sql } from '../database/sql.js';
 import type { EmailPayload, SmsPayload } from './outbox-payload.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 import { OutboxRepository } from './outbox.repository.js';
-import { PAYLOAD_BOX } from './payload-box.js';
+import { PAYLOAD_BOX, storePayload } from './payload-box.js';
 
 export interface Delivery<P> {
   recordId: string;
@@ -41,7 +41,7 @@ export class DeliveryQueue {
 
   /** Many SMS in multi-row statements (a bulk send). */
   enqueueSmsMany(sql: Sql, deliveries: ReadonlyArray<Delivery<SmsPayload>>): Promise<void> {
-    const entries = deliveries.map(({ payload, ...delivery }) => ({ kind: 'sms' as const, ...delivery, payload: this.box.seal(JSON.stringify(payload)) }));
+    const entries = deliveries.map(({ payload, ...delivery }) => ({ kind: 'sms' as const, ...delivery, payload: storePayload(this.box, payload) }));
     return this.outbox.addMany(sql, entries);
   }
 
@@ -50,6 +50,6 @@ export class DeliveryQueue {
   }
 
   private enqueue(sql: Sql, kind: 'sms' | 'email', { payload, ...delivery }: Delivery<SmsPayload | EmailPayload>) {
-    return this.outbox.add(sql, { kind, ...delivery, payload: this.box.seal(JSON.stringify(payload)) });
+    return this.outbox.add(sql, { kind, ...delivery, payload: storePayload(this.box, payload) });
   }
 }

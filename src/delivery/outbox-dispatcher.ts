@@ -17,7 +17,7 @@ import { EMAIL_PROVIDER, type EmailProvider } from './email-provider.js';
 import { renderEmail } from './email-template.js';
 import type { EmailPayload, SmsPayload } from './outbox-payload.js';
 import { OutboxRepository, type OutboxEntry, type OutboxKind } from './outbox.repository.js';
-import { PAYLOAD_BOX } from './payload-box.js';
+import { PAYLOAD_BOX, readPayload } from './payload-box.js';
 import { SandboxEmailProvider, SandboxSmsProvider } from './providers/sandbox.providers.js';
 import { SMS_PROVIDER, type SmsProvider } from './sms-provider.js';
 
@@ -141,7 +141,7 @@ export class OutboxDispatcher implements JobQueue<OutboxEntry> {
   }
 
   private async send(entry: OutboxEntry): Promise<string[]> {
-    const payload: unknown = JSON.parse(this.box.open(entry.payload));
+    const payload = readPayload(this.box, entry.payload);
     if (entry.kind === 'sms') {
       const sms = payload as SmsPayload;
       const accepted = await this.smsProviderFor(entry).submit({

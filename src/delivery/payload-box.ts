@@ -3,9 +3,22 @@ import { secretsConfig, type SecretsConfig } from '../config/secrets.config.js';
 
 export const PAYLOAD_BOX = Symbol('PAYLOAD_BOX');
 
-/** Outbox payloads may hold a code until they are handed over: they are sealed under a key derived from OTP_SECRET. */
+/**
+ * Outbox payloads may hold a code until they are handed over: those are sealed
+ * under a key derived from OTP_SECRET. One without secrets (an ordinary SMS,
+ * whose text the message record keeps anyway) is stored as its JSON.
+ */
 export const payloadBoxProvider = {
   provide: PAYLOAD_BOX,
   inject: [secretsConfig.KEY],
   useFactory: (secrets: SecretsConfig) => new SecretBox(secrets.otpSecret, 'outbox-payload'),
 };
+
+export function storePayload(box: SecretBox, payload: { secrets: readonly string[] }): string {
+  const json = JSON.stringify(payload);
+  return payload.secrets.length > 0 ? box.seal(json) : json;
+}
+
+export function readPayload(box: SecretBox, stored: string): unknown {
+  return JSON.parse(stored.startsWith('{') ? stored : box.open(stored));
+}

@@ -474,8 +474,12 @@ export async function requestSenderId(client: ApiClient) {
 }
 
 /** Sends to a group and a number, schedules a lot for tomorrow morning in Abidjan's working hours, then cancels it. */
-export async function sendToGroupAndCancelALot(client: ApiClient, groupId: string, sendAt: string) {
-  const now = await client.sendSms({ to: '+2250707070707', group_ids: [groupId], message: 'Bonjour ##NAME##' });
+export async function sendToGroupAndCancelALot(client: ApiClient, sendAt: string) {
+  const group = await client.createGroup('Clients');
+  if (group.status !== 201) throw unexpected(group);
+  const members = await client.addMembers(group.body.data.id, { phones: ['+221771234568'] });
+  if (members.status !== 200) throw unexpected(members);
+  const now = await client.sendSms({ to: '+2250707070707', group_ids: [group.body.data.id], message: 'Bonjour ##NAME##' });
   if (now.status !== 200) throw unexpected(now);
   const window = { days: ['mon', 'tue', 'wed', 'thu', 'fri'] as Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri'>, from: '08:00', to: '18:00', timezone: 'Africa/Abidjan' };
   const later = await client.sendSms({ to: ['+2250707070708', '+221771234567'], message: 'Soldes demain', lot: 'soldes-demain', send_at: sendAt, delivery_window: window });

@@ -31,8 +31,9 @@ export class BulkSms1764500000000 implements MigrationInterface {
       new TableIndex({ name: 'IDX_message_out_account_id', columnNames: ['account_id', 'is_test', 'uniq_id'] }),
       new TableIndex({ name: 'IDX_message_out_account_status', columnNames: ['account_id', 'is_test', 'status', 'uniq_id'] }),
       new TableIndex({ name: 'IDX_message_out_account_to', columnNames: ['account_id', 'recipient', 'uniq_id'] }),
-      new TableIndex({ name: 'IDX_message_out_account_campaign', columnNames: ['account_id', 'campaign_id', 'uniq_id'] }),
-      new TableIndex({ name: 'IDX_message_out_account_external', columnNames: ['account_id', 'external_id', 'uniq_id'] }),
+      // most messages have neither: SQLite leaves them out of these indexes (MySQL has no partial indexes)
+      new TableIndex({ name: 'IDX_message_out_account_campaign', columnNames: ['account_id', 'campaign_id', 'uniq_id'], where: mysql ? undefined : 'campaign_id IS NOT NULL' }),
+      new TableIndex({ name: 'IDX_message_out_account_external', columnNames: ['account_id', 'external_id', 'uniq_id'], where: mysql ? undefined : 'external_id IS NOT NULL' }),
     ]);
 
     await runner.createTable(
