@@ -4,6 +4,7 @@ import { contactImportConfig } from './contact-import.config.js';
 import { databaseConfig } from './database.config.js';
 import { deliveryConfig } from './delivery.config.js';
 import { parseEnvironment } from './environment.js';
+import { optOutConfig } from './opt-out.config.js';
 import { otpConfig } from './otp.config.js';
 import { secretsConfig } from './secrets.config.js';
 import { smsConfig } from './sms.config.js';
@@ -13,7 +14,7 @@ import { webhookConfig } from './webhook.config.js';
 export const AppConfigModule = ConfigModule.forRoot({
   isGlobal: true,
   cache: true,
-  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig, smsConfig],
+  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig, smsConfig, optOutConfig],
   validate: (raw) => {
     parseEnvironment(raw);
     return raw;

@@ -146,6 +146,13 @@ export class EnvironmentVariables {
   @Min(1024)
   BULK_BODY_LIMIT_BYTES = 1048576;
 
+  @IsString()
+  @MinLength(1)
+  OPT_OUT_TEXT = 'Désabo: {link}';
+
+  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'OPT_OUT_LINK_BASE must be an http(s) URL such as https://sms.example.com' })
+  OPT_OUT_LINK_BASE = 'http://localhost:3000';
+
   @IsInt()
   @Min(1)
   @Max(50000)

@@ -7,6 +7,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { newId, newLot } from '../common/ids.js';
 import { toAmount } from '../common/money.js';
 import { validateAs } from '../common/validation/request-validation.pipe.js';
+import { optOutConfig, type OptOutConfig } from '../config/opt-out.config.js';
 import { smsConfig, type SmsConfig } from '../config/sms.config.js';
 import { webhookConfig, type WebhookConfig } from '../config/webhook.config.js';
 import { Database } from '../database/database.js';
@@ -16,6 +17,7 @@ import { DeliveryQueue, type Delivery } from '../delivery/delivery-queue.js';
 import type { SmsPayload } from '../delivery/outbox-payload.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.service.js';
+import { UNSUBSCRIBE_LINKS, type UnsubscribeLinks } from '../opt-out/unsubscribe-links.js';
 import { SenderDirectory } from '../sender/sender-directory.js';
 import { MessageOutRepository, type NewMessageOut } from '../sms/message-out.repository.js';
 import { URL_GUARD, type UrlGuard } from '../webhook/url-guard.js';
@@ -71,6 +73,8 @@ export class SendSms {
     @Inject(URL_GUARD) private readonly urlGuard: UrlGuard,
     @Inject(smsConfig.KEY) private readonly config: SmsConfig,
     @Inject(webhookConfig.KEY) private readonly webhooks: WebhookConfig,
+    @Inject(optOutConfig.KEY) private readonly optOut: OptOutConfig,
+    @Inject(UNSUBSCRIBE_LINKS) private readonly links: UnsubscribeLinks,
   ) {}
 
   execute(principal: Principal, dto: SendSmsDto, idempotency?: IdempotentRequest): Promise<SendResultDto> {
@@ -98,7 +102,7 @@ export class SendSms {
           groupIds: dto.group_ids ?? [],
           defaultCountry: dto.default_country,
         });
-        const accepted = await this.price(sql, principal, dto.message, recipients, rejected, now);
+        const accepted = await this.price(sql, principal, this.textOf(principal, dto), recipients, rejected, now);
         if (accepted.length === 0) {
           const reasons = rejected.slice(0, MAX_REASONS_IN_ERROR).map(({ to, reason }) => `${to}: ${reason}`);
           throw ApiError.validation(['to: aucun destinataire valide', ...reasons]);
@@ -173,19 +177,29 @@ export class SendSms {
     }
   }
 
+  /** A recipient's text: the message personalised, and its unsubscribe instruction when asked for. */
+  private textOf(principal: Principal, dto: SendSmsDto): (recipient: Recipient) => string {
+    const personal = hasPlaceholders(dto.message);
+    const body = (recipient: Recipient) => (personal ? personalise(dto.message, recipient.contact) : dto.message);
+    if (!dto.append_opt_out) return body;
+    return (recipient) => {
+      const link = `${this.optOut.linkBase}/u/${this.links.token({ accountId: principal.accountId, phone: recipient.phone, sandbox: principal.test })}`;
+      return `${body(recipient)}\n${this.optOut.text.replaceAll('{link}', link)}`;
+    };
+  }
+
   /** Each recipient's text and cost; those with no price, or the same text sent them lately, are refused. */
   private async price(
     sql: Sql,
     principal: Principal,
-    template: string,
+    textOf: (recipient: Recipient) => string,
     recipients: Recipient[],
     rejected: Rejection[],
     now: Date,
   ): Promise<Accepted[]> {
-    const personal = hasPlaceholders(template);
     const priced: Accepted[] = [];
     for (const recipient of recipients) {
-      const text = personal ? personalise(template, recipient.contact) : template;
+      const text = textOf(recipient);
       if (text.length > MAX_MESSAGE_LENGTH) throw ApiError.invalidField('message', `${MESSAGE_TOO_LONG} (personnalisé pour ${recipient.phone})`);
       const quote = await this.billing.quote(sql, 'SMS', recipient.dialCode, text);
       if (!quote) {

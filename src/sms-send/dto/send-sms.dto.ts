@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { isUuid } from '../../common/ids.js';
 import { Messages } from '../../common/validation/messages.js';
 import { rule } from '../../common/validation/rule.js';
@@ -121,6 +121,14 @@ export class SendSmsDto {
   @IsString({ message: Messages.string })
   @MaxLength(2048, { message: Messages.maxLength(2048) })
   webhook_url?: string;
+
+  @ApiPropertyOptional({
+    default: false,
+    description: "Appends `OPT_OUT_TEXT` (by default `Désabo: <link>`, the recipient's own unsubscribe link); it counts in segments and cost",
+  })
+  @IsOptional()
+  @IsBoolean({ message: Messages.boolean })
+  append_opt_out?: boolean;
 
   @ApiPropertyOptional({ example: 'CI', description: 'ISO 3166-1 alpha-2 country in which national numbers are read' })
   @IsOptional()
