@@ -2,7 +2,7 @@ import { Body, Controller, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
-import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
+import { ApiFailure, ApiInsufficientBalance } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
 import { InternalErrorMessage } from '../common/errors/internal-error-message.decorator.js';
 import { ApiIdempotencyKey, IdempotencyKey } from '../idempotency/idempotency-key.decorator.js';
@@ -36,14 +36,7 @@ export class OtpController {
   @ApiFailure(400, 'erreur_de_validation', 'One text per invalid field, `<field>: <problem>`', {
     errors: ['otp_length: doit être compris entre 4 et 6', 'to: numéro de téléphone invalide (format international attendu, par exemple +2250707070707)'],
   })
-  @ApiFailure(402, 'solde_insuffisant', 'The balance does not cover the cost; nothing was stored or sent', {
-    data: {
-      type: 'object',
-      required: ['costs', 'balance'],
-      properties: { costs: { type: 'number', example: 2.5 }, balance: { type: 'number', example: 1.75 } },
-      example: { costs: 2.5, balance: 1.75 },
-    },
-  })
+  @ApiInsufficientBalance('The balance does not cover the cost; nothing was stored or sent', { costs: 2.5, balance: 1.75 })
   @ApiFailure(429, 'trop_de_requetes', 'Too many sends to this recipient in the window; see `Retry-After`', {
     errors: ["to: trop d'envois vers ce destinataire, réessayez dans 540 s"],
   })

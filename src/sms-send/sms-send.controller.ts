@@ -2,7 +2,7 @@ import { Body, Controller, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
-import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
+import { ApiFailure, ApiInsufficientBalance } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
 import { BodyLimit } from '../common/http/body-parsers.js';
 import { ApiIdempotencyKey, IdempotencyKey } from '../idempotency/idempotency-key.decorator.js';
@@ -37,14 +37,7 @@ export class SmsSendController {
   @ApiFailure(400, 'erreur_de_validation', 'One text per invalid field; `to: aucun destinataire valide` with the first 20 refusals', {
     errors: ['sender: expéditeur non approuvé', 'send_at: doit être au plus dans 35 jours'],
   })
-  @ApiFailure(402, 'solde_insuffisant', 'The balance does not cover the total; nothing was stored or sent', {
-    data: {
-      type: 'object',
-      required: ['costs', 'balance'],
-      properties: { costs: { type: 'number', example: 250 }, balance: { type: 'number', example: 12.5 } },
-      example: { costs: 250, balance: 12.5 },
-    },
-  })
+  @ApiInsufficientBalance('The balance does not cover the total; nothing was stored or sent', { costs: 250, balance: 12.5 })
   @ApiFailure(409, 'deja_existant', 'The account has a lot of this name already', { errors: ['lot: le lot relance-mars existe déjà'] })
   @ApiIdempotencyKey()
   send(
