@@ -237,7 +237,7 @@ describe('OpenAPI document', () => {
     const { OtpVerificationDto, MessageOutDto } = doc.components.schemas;
 
     expect(OtpVerificationDto.properties!.channel.enum).toEqual(['sms', 'email']);
-    expect(MessageOutDto.properties!.status.enum).toEqual(['pending', 'sent', 'delivered', 'undelivered', 'failed']);
+    expect(MessageOutDto.properties!.status.enum).toEqual(['scheduled', 'pending', 'sent', 'delivered', 'undelivered', 'failed', 'cancelled']);
     expect(MessageOutDto.properties!.message_encoding.enum).toEqual(['GSM7', 'UCS2']);
     expect(MessageOutDto.properties!.type.enum).toEqual(['otp', 'sms']);
   });
