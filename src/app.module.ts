@@ -3,6 +3,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AccountModule } from './account/account.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { BalanceModule } from './balance/balance.module.js';
 import { CommonModule } from './common/common.module.js';
 import { HttpModule } from './common/http/http.module.js';
 import { LoggingModule } from './common/logging/logging.module.js';
@@ -40,6 +41,7 @@ import { WebhookModule } from './webhook/webhook.module.js';
     OtpModule,
     SmsModule,
     SmsSendModule,
+    BalanceModule,
     WebhookModule,
     GroupModule,
     ContactModule,

@@ -34,6 +34,8 @@ interface ClientModule {
   requestSenderId(api: Api): Promise<Record<string, unknown>>;
   sendToGroupAndCancelALot(api: Api, sendAt: string): Promise<Record<string, unknown>>;
   importContacts(api: Api, file: string, finished: () => Promise<void>): Promise<Record<string, Envelope>>;
+  watchTheBalance(api: Api, to: string): Promise<Record<string, unknown>>;
+  balanceEventSummary(event: object): string;
 }
 
 /**
@@ -320,6 +322,36 @@ describe('a client generated from the OpenAPI document', () => {
         cancelled: { cancelled: 2, refunded: 5.25, balance: 994.75 },
         again: { status: 409, message: 'transition_invalide', errors: ['status: message déjà transmis'] },
       });
+    });
+
+    it('sets a low-balance alert, reads the balance and pages through the ledger; a receiver reads balance.low', async () => {
+      const tenant = await createTenant(t, { balance: '1000.00' });
+      const api = new client.ApiClient(baseUrl, tenant.apiKey);
+      // subscribed without the URL check (private addresses are refused here): the event is read where it is stored
+      await t.database.run((sql) =>
+        sql.run("INSERT INTO account_webhook (account_id, url, events, updated_at) VALUES (?, 'https://hooks.example.com/balance', ',balance.low,', ?)", [
+          tenant.accountId,
+          t.clock.now(),
+        ]),
+      );
+
+      const seen = await client.watchTheBalance(api, to);
+
+      expect(seen).toEqual({
+        refused: { status: 400, message: 'erreur_de_validation', errors: ['threshold: doit être un montant entre 0 et 1000000000 avec au plus 2 décimales'] },
+        balance: { balance: 997.5, currency: 'XOF', low_balance_threshold: 999 },
+        pages: [
+          [{ type: 'debit', amount: -2.5, balance_after: 997.5, reference_type: 'otp', reference_id: seen.sent, description: "Envoi d'un code OTP" }],
+          [{ type: 'opening', amount: 1000, balance_after: 1000, reference_type: 'admin', reference_id: null, description: "Solde d'ouverture" }],
+        ],
+        more: [true, false],
+        sent: expect.any(String),
+        foreignCursor: { status: 400, message: 'erreur_de_validation', errors: ['cursor: curseur invalide'] },
+      });
+      const events = await t.database.run((sql) =>
+        sql.all<{ body: string }>("SELECT body FROM webhook_event WHERE account_id = ? AND type = 'balance.low'", [tenant.accountId]),
+      );
+      expect(events.map((event) => client.balanceEventSummary(JSON.parse(event.body)))).toEqual(['balance.low 997.5 XOF < 999']);
     });
 
     it('requests a sender ID, is refused making it the default while pending, and withdraws it', async () => {

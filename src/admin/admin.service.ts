@@ -4,7 +4,7 @@ import { UserRepository } from '../account/user.repository.js';
 import { ApiKeyRepository } from '../auth/api-key.repository.js';
 import { generateApiKey } from '../auth/api-key.js';
 import { TokenService } from '../auth/token.service.js';
-import { LedgerRepository } from '../billing/ledger.repository.js';
+import { LedgerRepository, type LedgerReference } from '../billing/ledger.repository.js';
 import { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import { toAmount, toHundredths } from '../common/money.js';
@@ -22,6 +22,8 @@ import { defaultSenderName, isValidSenderName } from '../sender/sender-name.js';
 import { SenderRepository } from '../sender/sender.repository.js';
 import { WebhookSecretService } from '../webhook/webhook-secret.service.js';
 import { AdminError } from './admin-error.js';
+
+const BY_OPERATOR: LedgerReference = { type: 'admin', id: null };
 
 export interface NewAccount {
   name: string;
@@ -77,7 +79,7 @@ export class AdminService {
       });
       await this.users.insert(sql, { id: ids.user, accountId: ids.account, name, email, createdAt: now });
       await this.accounts.setOwner(sql, ids.account, ids.user);
-      await this.ledger.add(sql, ids.account, balance, 'opening', null, now);
+      await this.ledger.add(sql, ids.account, balance, 'opening', BY_OPERATOR, now);
       await this.senders.insert(sql, { id: ids.sender, accountId: ids.account, name: senderName, status: 'approved', isDefault: true, createdBy: null, at: now });
       await this.insertKey(sql, ids.key, ids.user, ids.account, key, false, now);
     });
@@ -134,7 +136,7 @@ export class AdminService {
     const hundredths = amountOf('amount', amount, { allowZero: false });
     const balance = await this.database.transaction(async (sql) => {
       await this.requireAccount(sql, accountId);
-      await this.ledger.add(sql, accountId, hundredths, 'credit', null, this.clock.now());
+      await this.ledger.add(sql, accountId, hundredths, 'credit', BY_OPERATOR, this.clock.now());
       return this.ledger.balanceOf(sql, accountId);
     });
     return { balance: toAmount(balance ?? 0) };

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { LedgerRepository } from '../billing/ledger.repository.js';
+import { LedgerRepository, type ChargedFor } from '../billing/ledger.repository.js';
 import { Clock } from '../common/clock.js';
 import { deliveryConfig, type DeliveryConfig } from '../config/delivery.config.js';
 import type { SecretBox } from '../common/crypto/secret-box.js';
@@ -114,7 +114,7 @@ export class OutboxDispatcher implements JobQueue<OutboxEntry> {
         if (outcome.kind === 'sent') {
           await records.markSent(sql, entry.recordId, outcome.provider, outcome.providerIds, now, outcome.receiptsExpected);
         } else if (await records.markFailed(sql, entry.recordId, outcome.provider, outcome.providerStatus, now)) {
-          if (!entry.test && entry.amount > 0) await this.ledger.add(sql, entry.accountId, entry.amount, 'refund', entry.recordId, now);
+          if (!entry.test && entry.amount > 0) await this.ledger.add(sql, entry.accountId, entry.amount, 'refund', { type: chargedFor(entry), id: entry.recordId }, now);
         }
       }
       const done = outcomes.filter((outcome) => outcome.kind !== 'retry');
@@ -187,4 +187,9 @@ export class OutboxDispatcher implements JobQueue<OutboxEntry> {
   private emailProviderFor(entry: OutboxEntry): EmailProvider {
     return entry.test ? this.sandboxEmail : this.emailProvider;
   }
+}
+
+/** What a failed entry's refund is for: only OTPs, by SMS or e-mail, must be delivered before a deadline (their expiry). */
+function chargedFor(entry: OutboxEntry): ChargedFor {
+  return entry.kind === 'email' || entry.deliverBefore !== null ? 'otp' : 'sms';
 }

@@ -135,7 +135,7 @@ export class SendOtp {
         }
 
         await idempotency?.recordSuccess(sql, result);
-        await this.ledger.debit(sql, principal.accountId, amount, uniqId, now);
+        await this.ledger.debit(sql, principal.accountId, amount, { type: 'otp', id: uniqId, lot, createdBy: principal.userId }, now);
       });
     } catch (error) {
       if (!isOverdraft(error)) throw error;

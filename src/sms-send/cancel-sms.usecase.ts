@@ -40,7 +40,7 @@ export class CancelSms {
       const ids = scheduled.map((message) => message.uniqId);
       await this.messages.cancelScheduled(sql, ids, now);
       const refunded = principal.test ? 0 : scheduled.reduce((sum, message) => sum + message.amount, 0);
-      if (refunded > 0) await this.ledger.add(sql, principal.accountId, refunded, 'refund', idOrLot, now);
+      if (refunded > 0) await this.ledger.add(sql, principal.accountId, refunded, 'refund', { type: 'sms', id: idOrLot, createdBy: principal.userId }, now);
       for (let start = 0; start < ids.length; start += EVENT_CHUNK) await this.events.changed(sql, ids.slice(start, start + EVENT_CHUNK), now);
       const balance = (await this.ledger.balanceOf(sql, principal.accountId)) ?? 0;
       return { cancelled: ids.length, refunded: toAmount(refunded), balance: toAmount(balance) };

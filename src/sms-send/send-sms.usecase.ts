@@ -119,7 +119,7 @@ export class SendSms {
           sql,
           accepted.map((message) => toDelivery(message, context)),
         );
-        if (total > 0) await this.ledger.debit(sql, principal.accountId, total, lot, now);
+        if (total > 0) await this.ledger.debit(sql, principal.accountId, total, { type: 'sms', id: lot, lot, createdBy: principal.userId }, now);
         const balance = (await this.ledger.balanceOf(sql, principal.accountId)) ?? 0;
         const answer = toResult(lot, accepted, rejected, { status, dueAt, total, balance, test: principal.test });
         await idempotency?.recordSuccess(sql, answer);

@@ -4,6 +4,7 @@ import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
+import { BalanceEventDataDto, BalanceWebhookEventDto } from './dto/balance-event.dto.js';
 import { ContactEventDataDto, ContactWebhookEventDto } from './dto/contact-event.dto.js';
 import { SenderEventDataDto, SenderWebhookEventDto } from './dto/sender-event.dto.js';
 import { ContactImportEventDataDto, ContactImportWebhookEventDto } from './dto/contact-import-event.dto.js';
@@ -21,6 +22,8 @@ import { WebhookSettingsService } from './webhook-settings.service.js';
   ContactImportEventDataDto,
   SenderWebhookEventDto,
   SenderEventDataDto,
+  BalanceWebhookEventDto,
+  BalanceEventDataDto,
 )
 @Controller('account/webhook')
 export class AccountWebhookController {
@@ -42,7 +45,7 @@ export class AccountWebhookController {
     description:
       'The URL must be http(s), carry no credentials and resolve to public addresses only (checked now and before every attempt). ' +
       'A PUT enables a disabled webhook again. The first one also creates the signing secret, returned once in `secret`. ' +
-      'Events are POSTed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers); see the `SmsWebhookEventDto`, `ContactWebhookEventDto`, `ContactImportWebhookEventDto` and `SenderWebhookEventDto` schemas.',
+      'Events are POSTed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers); see the `SmsWebhookEventDto`, `ContactWebhookEventDto`, `ContactImportWebhookEventDto`, `SenderWebhookEventDto` and `BalanceWebhookEventDto` schemas.',
   })
   @RespondWith(200, 'succès', WebhookConfigDto)
   @ApiFailure(400, 'erreur_de_validation', 'A field is invalid, or the URL is refused', {

@@ -29,6 +29,9 @@ export type ContactEvent = components['schemas']['ContactWebhookEventDto'];
 export type ImportEvent = components['schemas']['ContactImportWebhookEventDto'];
 export type ImportFile = paths['/v1/contact/import']['post']['requestBody']['content']['text/csv'];
 export type ImportOptions = NonNullable<paths['/v1/contact/import']['post']['parameters']['query']>;
+export type LedgerQuery = NonNullable<paths['/v1/balance/transactions']['get']['parameters']['query']>;
+/** What a receiver gets for `balance.low`. */
+export type BalanceEvent = components['schemas']['BalanceWebhookEventDto'];
 
 export class ApiClient {
   constructor(
@@ -168,6 +171,19 @@ export class ApiClient {
 
   cancelSms(idOrLot: string): Promise<Answer<'/v1/sms/out/{id}/cancel', 'post'>> {
     return this.call('POST', `/v1/sms/out/${encodeURIComponent(idOrLot)}/cancel`);
+  }
+
+  balance(): Promise<Answer<'/v1/balance', 'get'>> {
+    return this.call('GET', '/v1/balance');
+  }
+
+  transactions(query: LedgerQuery = {}): Promise<Answer<'/v1/balance/transactions', 'get'>> {
+    const search = new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]));
+    return this.call('GET', `/v1/balance/transactions?${search.toString()}`);
+  }
+
+  setBalanceAlert(threshold: number | null): Promise<Answer<'/v1/balance/alert', 'put'>> {
+    return this.call('PUT', '/v1/balance/alert', { threshold });
   }
 
   private async call<T>(method: string, path: string, body?: unknown, type = 'application/json'): Promise<T> {
@@ -495,3 +511,41 @@ export async function sendToGroupAndCancelALot(client: ApiClient, sendAt: string
     again: { status: again.body.status, message: again.body.message, errors: again.body.errors },
   };
 }
+
+/** Sets a low-balance alert (after a refused one), sends an OTP, then reads the balance and the ledger's debits a page at a time. */
+export async function watchTheBalance(client: ApiClient, to: string) {
+  const refused = await client.setBalanceAlert(-5);
+  if (refused.status !== 400) throw unexpected(refused);
+  const alert = await client.setBalanceAlert(999);
+  if (alert.status !== 200) throw unexpected(alert);
+  const sent = await client.send({ channel: 'SMS', to, message: 'Votre code est ##OTP##' });
+  if (sent.status !== 200) throw unexpected(sent);
+  const balance = await client.balance();
+  if (balance.status !== 200) throw unexpected(balance);
+  const first = await client.transactions({ limit: 1 });
+  if (first.status !== 200) throw unexpected(first);
+  const next = await client.transactions({ limit: 1, cursor: first.body.data.next_cursor ?? '' });
+  if (next.status !== 200) throw unexpected(next);
+  const foreignCursor = await client.transactions({ type: 'debit', cursor: first.body.data.next_cursor ?? '' });
+  if (foreignCursor.status !== 400) throw unexpected(foreignCursor);
+  const row = ({ type, amount, balance_after, reference_type, reference_id, description }: (typeof first.body.data.items)[number]) => ({
+    type,
+    amount,
+    balance_after,
+    reference_type,
+    reference_id,
+    description,
+  });
+  const { currency, low_balance_threshold } = balance.body.data;
+  return {
+    refused: { status: refused.body.status, message: refused.body.message, errors: refused.body.errors },
+    balance: { balance: balance.body.data.balance, currency, low_balance_threshold },
+    pages: [first.body.data.items.map(row), next.body.data.items.map(row)],
+    more: [first.body.data.has_more, next.body.data.has_more],
+    sent: sent.body.data.uniq_id,
+    foreignCursor: { status: foreignCursor.body.status, message: foreignCursor.body.message, errors: foreignCursor.body.errors },
+  };
+}
+
+/** A receiver's reading of a `balance.low` body. */
+export const balanceEventSummary = (event: BalanceEvent) => `${event.type} ${event.data.balance} ${event.data.currency} < ${event.data.low_balance_threshold}`;
