@@ -13,6 +13,7 @@ import { ContactModule } from './contact/contact.module.js';
 import { ContactImportModule } from './contact-import/contact-import.module.js';
 import { GroupModule } from './group/group.module.js';
 import { HealthModule } from './health/health.module.js';
+import { InboundSmsModule } from './inbound-sms/inbound-sms.module.js';
 import { JobsModule, JobWorkersModule } from './jobs/jobs.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OptOutModule } from './opt-out/opt-out.module.js';
@@ -40,6 +41,7 @@ import { WebhookModule } from './webhook/webhook.module.js';
     OtpModule,
     SmsModule,
     SmsSendModule,
+    InboundSmsModule,
     WebhookModule,
     GroupModule,
     ContactModule,
