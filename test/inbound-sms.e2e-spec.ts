@@ -182,7 +182,7 @@ describe('inbound SMS', () => {
   });
 
   describe('ownership', () => {
-    it('drops and counts a message to a number no account has, and one to a number two accounts share; stores nothing for either', async () => {
+    it('drops and counts a message to a number no account has (a short code too), and one to a number two accounts share; stores nothing for them', async () => {
       const before = await scrape();
       const shared = nextLocal();
       const first = await createTenant(t);
@@ -192,10 +192,11 @@ describe('inbound SMS', () => {
       const from = nextWriter();
 
       await write(from, nextLocal(), 'STOP');
+      await write(from, '36123', 'STOP');
       await write(from, shared, 'STOP');
 
       const after = await scrape();
-      expect(inboundCount(after, 'unowned') - inboundCount(before, 'unowned')).toBe(1);
+      expect(inboundCount(after, 'unowned') - inboundCount(before, 'unowned')).toBe(2);
       expect(inboundCount(after, 'shared') - inboundCount(before, 'shared')).toBe(1);
       const stored = await t.database.run((sql) => sql.all('SELECT id FROM message_in WHERE sender = ?', [from]));
       expect(stored).toEqual([]);

@@ -32,7 +32,7 @@ export function readMobileOriginated(pdu: MobileOriginatedPdu): Omit<MobileOrigi
 
 function e164(address: unknown): string | null {
   const digits = typeof address === 'string' ? address.replace(/^\+/, '') : '';
-  return /^\d{6,15}$/.test(digits) ? `+${digits}` : null;
+  return /^\d{3,15}$/.test(digits) ? `+${digits}` : null;
 }
 
 function textOf(value: unknown): string {
