@@ -9,6 +9,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { newId } from '../src/common/ids.js';
 import { CONTACT_IMPORT_QUEUE } from '../src/contact-import/contact-import.worker.js';
+import { InboundMessages } from '../src/delivery/inbound-messages.js';
 import { createTenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -30,6 +31,8 @@ interface ClientModule {
   configureWebhook(api: Api, url: string, messageId: string): Promise<Record<string, Envelope>>;
   optOutAndBack(api: Api, phone: string, stopped: string): Promise<Record<string, Envelope>>;
   contactEventSummary(event: object): string;
+  readInbox(api: Api, from: string): Promise<Record<string, unknown>>;
+  inboundEventSummary(event: object): string;
   buildAddressBook(api: Api): Promise<Record<string, unknown>>;
   requestSenderId(api: Api): Promise<Record<string, unknown>>;
   sendToGroupAndCancelALot(api: Api, sendAt: string): Promise<Record<string, unknown>>;
@@ -289,6 +292,30 @@ describe('a client generated from the OpenAPI document', () => {
       });
       const event = { id: randomUUID(), type: 'contact.opted_out', created_at: '2026-11-22T08:00:00.000Z', api_version: 'v1', data: { phone: '+2250707070710', source: 'api', keyword: null, contact_id: null, sandbox: false, at: '2026-11-22T08:00:00.000Z' } };
       expect(client.contactEventSummary(event)).toBe('contact.opted_out +2250707070710 api - live 2026-11-22T08:00:00.000Z');
+    });
+
+    it('reads the inbox with its filters, and an sms.received event', async () => {
+      const tenant = await createTenant(t);
+      await t.admin.addLocalNumber(tenant.accountId, '+2250102039999');
+      const api = new client.ApiClient(baseUrl, tenant.apiKey);
+      const inbound = t.app.get(InboundMessages);
+      for (const text of ['Bonjour', 'Stop', 'STOP merci']) {
+        await inbound.receive({ provider: 'smpp', providerId: null, from: '+2250707070720', to: '+2250102039999', text, encoding: 'GSM7' });
+      }
+
+      expect(await client.readInbox(api, '+2250707070720')).toEqual({
+        stops: [{ from: '+2250707070720', to: '+2250102039999', message: 'Stop', message_encoding: 'GSM7', keyword: 'STOP' }],
+        page: { count: 1, has_more: true, next_cursor: 'string' },
+        refused: { status: 400, message: 'erreur_de_validation', errors: [expect.stringMatching(/^keyword: doit valoir STOP, /)] },
+      });
+      const event = {
+        id: randomUUID(),
+        type: 'sms.received',
+        created_at: '2026-11-22T08:00:00.000Z',
+        api_version: 'v1',
+        data: { id: randomUUID(), from: '+2250707070720', to: '+2250102039999', message: 'Stop', message_encoding: 'GSM7', keyword: 'STOP', received_at: '2026-11-22T08:00:00.000Z' },
+      };
+      expect(client.inboundEventSummary(event)).toBe('sms.received +2250707070720 > +2250102039999 STOP GSM7');
     });
 
     it('builds an address book: a group, contacts, a bulk upsert and members, then reads and trims it', async () => {

@@ -8,6 +8,7 @@ import { DeliveryReceipts } from './delivery-receipts.js';
 import { DeliveryRecords } from './delivery-records.js';
 import { DeliveryMetrics } from './delivery.metrics.js';
 import { EMAIL_PROVIDER } from './email-provider.js';
+import { InboundMessages } from './inbound-messages.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 import { OutboxRepository } from './outbox.repository.js';
 import { payloadBoxProvider } from './payload-box.js';
@@ -35,12 +36,13 @@ import { SMS_PROVIDER } from './sms-provider.js';
     DeliveryReceipts,
     DeliveryMetrics,
     ReceiptRepository,
+    InboundMessages,
     {
       provide: SMS_PROVIDER,
-      inject: [deliveryConfig.KEY, LogSmsProvider, DeliveryReceipts],
-      useFactory: (config: DeliveryConfig, log: LogSmsProvider, receipts: DeliveryReceipts) =>
+      inject: [deliveryConfig.KEY, LogSmsProvider, DeliveryReceipts, InboundMessages],
+      useFactory: (config: DeliveryConfig, log: LogSmsProvider, receipts: DeliveryReceipts, inbound: InboundMessages) =>
         config.smsProvider === 'smpp' && config.smppUrl
-          ? new SmppSmsProvider(parseSmppUrl(config.smppUrl), config.smppWindow, receipts)
+          ? new SmppSmsProvider(parseSmppUrl(config.smppUrl), config.smppWindow, receipts, inbound)
           : log,
     },
     {
@@ -50,7 +52,7 @@ import { SMS_PROVIDER } from './sms-provider.js';
         config.emailTransport === 'smtp' && config.smtpUrl ? new SmtpEmailProvider(config.smtpUrl, config.emailFrom) : log,
     },
   ],
-  exports: [DeliveryQueue, DeliveryRecords, OutboxDispatcher, OutboxRepository, SMS_PROVIDER],
+  exports: [DeliveryQueue, DeliveryRecords, OutboxDispatcher, OutboxRepository, InboundMessages, SMS_PROVIDER],
 })
 export class DeliveryModule {
   constructor(records: DeliveryRecords, messages: SmsDeliveryStore) {

@@ -35,6 +35,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly inboundSms = new Counter({
+    name: 'inbound_sms_total',
+    help: 'Inbound SMS by outcome: stored, or dropped because no account (unowned) or several (shared) have the number written to',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

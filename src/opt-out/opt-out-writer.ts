@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
 import type { ContactEventDataDto } from '../webhook/dto/contact-event.dto.js';
 import { WebhookEvents } from '../webhook/webhook-events.js';
-import { OptOutRepository, type NewOptOuts, type OptOutSource } from './opt-out.repository.js';
+import { isRecipientSource, OptOutRepository, type NewOptOuts, type OptOutSource } from './opt-out.repository.js';
 
 /** Who takes a number off the list, and when. */
 export interface OptIn {
@@ -36,9 +36,9 @@ export class OptOutWriter {
     return added;
   }
 
-  /** Takes the number off the list when its entry is not one only its recipient can undo. */
+  /** Takes the number off the list when its entry is not one only its recipient can undo, or when the recipient asks (START). */
   async remove(sql: Sql, phone: string, change: OptIn): Promise<OptInRefusal | null> {
-    const outcome = await this.optOuts.remove(sql, change.accountId, change.sandbox, phone);
+    const outcome = await this.optOuts.remove(sql, change.accountId, change.sandbox, phone, isRecipientSource(change.source));
     if (!outcome.removed) return outcome.source === null ? 'not-listed' : 'recipient-only';
     await this.report(sql, 'contact.opted_in', [phone], { ...change, keyword: change.keyword ?? null });
     return null;

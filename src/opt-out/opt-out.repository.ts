@@ -39,6 +39,9 @@ export interface OptOutFilters {
 const RECIPIENT_ONLY_SOURCES: readonly OptOutSource[] = ['sms_keyword', 'link'];
 const REMOVABLE = OPT_OUT_SOURCES.filter((source) => !RECIPIENT_ONLY_SOURCES.includes(source));
 
+/** A change the recipient made (START by SMS): it may undo any entry. */
+export const isRecipientSource = (source: OptOutSource): boolean => RECIPIENT_ONLY_SOURCES.includes(source);
+
 interface OptOutRow {
   id: string;
   phone: string;
@@ -107,15 +110,23 @@ export class OptOutRepository {
 
   /**
    * Takes the number off the list of the account's mode when its entry is one
-   * the account may undo; otherwise says why not: the source of an entry only
-   * its recipient can undo, or null when the number is not listed.
+   * the account may undo, or any entry when the recipient asks; otherwise says
+   * why not: the source of an entry only its recipient can undo, or null when
+   * the number is not listed.
    */
-  async remove(sql: Sql, accountId: string, sandbox: boolean, phone: string): Promise<{ removed: true } | { removed: false; source: OptOutSource | null }> {
-    const removed = await sql.run(`DELETE FROM opt_out WHERE account_id = ? AND sandbox = ? AND phone = ? AND source IN (${placeholders(REMOVABLE)})`, [
+  async remove(
+    sql: Sql,
+    accountId: string,
+    sandbox: boolean,
+    phone: string,
+    byRecipient = false,
+  ): Promise<{ removed: true } | { removed: false; source: OptOutSource | null }> {
+    const sources = byRecipient ? OPT_OUT_SOURCES : REMOVABLE;
+    const removed = await sql.run(`DELETE FROM opt_out WHERE account_id = ? AND sandbox = ? AND phone = ? AND source IN (${placeholders(sources)})`, [
       accountId,
       sandbox,
       phone,
-      ...REMOVABLE,
+      ...sources,
     ]);
     if (removed > 0) return { removed: true };
     const kept = await sql.get<{ source: OptOutSource }>('SELECT source FROM opt_out WHERE account_id = ? AND sandbox = ? AND phone = ?', [accountId, sandbox, phone]);

@@ -150,6 +150,12 @@ export class SenderRepository {
     return row?.number ?? null;
   }
 
+  /** The accounts that have this local number, at most two: more than one means that the number is shared. */
+  async holdersOfLocalNumber(sql: Sql, number: string): Promise<string[]> {
+    const rows = await sql.all<{ account_id: string }>('SELECT account_id FROM local_number WHERE number = ? LIMIT 2', [number]);
+    return rows.map((row) => row.account_id);
+  }
+
   async insertLocalNumber(sql: Sql, localNumber: LocalNumber): Promise<void> {
     await (await sql.orm()).insert(LocalNumber, localNumber);
   }

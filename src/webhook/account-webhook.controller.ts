@@ -9,6 +9,7 @@ import { ContactEventDataDto, ContactWebhookEventDto } from './dto/contact-event
 import { SenderEventDataDto, SenderWebhookEventDto } from './dto/sender-event.dto.js';
 import { ContactImportEventDataDto, ContactImportWebhookEventDto } from './dto/contact-import-event.dto.js';
 import { SmsEventDataDto, SmsWebhookEventDto } from './dto/sms-event.dto.js';
+import { SmsReceivedEventDataDto, SmsReceivedWebhookEventDto } from './dto/sms-received-event.dto.js';
 import { UpdateWebhookDto, WebhookConfigDto, WebhookSecretDto } from './dto/webhook-config.dto.js';
 import { WebhookSettingsService } from './webhook-settings.service.js';
 
@@ -16,6 +17,8 @@ import { WebhookSettingsService } from './webhook-settings.service.js';
 @ApiExtraModels(
   SmsWebhookEventDto,
   SmsEventDataDto,
+  SmsReceivedWebhookEventDto,
+  SmsReceivedEventDataDto,
   ContactWebhookEventDto,
   ContactEventDataDto,
   ContactImportWebhookEventDto,
@@ -45,7 +48,7 @@ export class AccountWebhookController {
     description:
       'The URL must be http(s), carry no credentials and resolve to public addresses only (checked now and before every attempt). ' +
       'A PUT enables a disabled webhook again. The first one also creates the signing secret, returned once in `secret`. ' +
-      'Events are POSTed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers); see the `SmsWebhookEventDto`, `ContactWebhookEventDto`, `ContactImportWebhookEventDto`, `SenderWebhookEventDto` and `BalanceWebhookEventDto` schemas.',
+      'Events are POSTed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers); see the `SmsWebhookEventDto`, `SmsReceivedWebhookEventDto`, `ContactWebhookEventDto`, `ContactImportWebhookEventDto`, `SenderWebhookEventDto` and `BalanceWebhookEventDto` schemas.',
   })
   @RespondWith(200, 'succès', WebhookConfigDto)
   @ApiFailure(400, 'erreur_de_validation', 'A field is invalid, or the URL is refused', {

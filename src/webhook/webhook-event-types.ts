@@ -5,6 +5,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'sms.undelivered',
   'sms.failed',
   'sms.cancelled',
+  'sms.received',
   'campaign.started',
   'campaign.completed',
   'campaign.cancelled',

@@ -17,6 +17,7 @@ export type VerifyBody = Json<paths['/v1/otp/verify']['post']['requestBody']>;
 export type WebhookBody = Json<paths['/v1/account/webhook']['put']['requestBody']>;
 export type OptOutBody = Json<paths['/v1/opt-out']['post']['requestBody']>;
 export type OptOutQuery = NonNullable<paths['/v1/opt-out']['get']['parameters']['query']>;
+export type InboundQuery = NonNullable<paths['/v1/sms/in']['get']['parameters']['query']>;
 export type NewContact = Json<paths['/v1/contact']['post']['requestBody']>;
 export type ContactChanges = Json<paths['/v1/contact/{id}']['patch']['requestBody']>;
 export type ContactBatch = Json<paths['/v1/contact/bulk']['post']['requestBody']>;
@@ -26,6 +27,8 @@ export type NewMembers = Json<paths['/v1/group/{id}/contacts']['post']['requestB
 export type SmsEvent = components['schemas']['SmsWebhookEventDto'];
 /** What a receiver gets for a `contact.opted_out` or `contact.opted_in` event. */
 export type ContactEvent = components['schemas']['ContactWebhookEventDto'];
+/** What a receiver gets for an `sms.received` event. */
+export type InboundEvent = components['schemas']['SmsReceivedWebhookEventDto'];
 export type ImportEvent = components['schemas']['ContactImportWebhookEventDto'];
 export type ImportFile = paths['/v1/contact/import']['post']['requestBody']['content']['text/csv'];
 export type ImportOptions = NonNullable<paths['/v1/contact/import']['post']['parameters']['query']>;
@@ -154,6 +157,11 @@ export class ApiClient {
 
   reSubscribe(phone: string): Promise<Answer<'/v1/opt-out/{phone}', 'delete'>> {
     return this.call('DELETE', `/v1/opt-out/${encodeURIComponent(phone)}`);
+  }
+
+  inbound(query: InboundQuery = {}): Promise<Answer<'/v1/sms/in', 'get'>> {
+    const search = new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]));
+    return this.call('GET', `/v1/sms/in?${search.toString()}`);
   }
 
   importContacts(file: ImportFile, options: ImportOptions = {}): Promise<Answer<'/v1/contact/import', 'post'>> {
@@ -418,6 +426,25 @@ export async function optOutAndBack(client: ApiClient, phone: string, stopped: s
 /** A receiver's reading of an opt-out event body. */
 export const contactEventSummary = (event: ContactEvent) =>
   `${event.type} ${event.data.phone} ${event.data.source} ${event.data.contact_id ?? '-'} ${event.data.sandbox ? 'sandbox' : 'live'} ${event.data.at}`;
+
+/** A receiver's reading of an inbound message event body. */
+export const inboundEventSummary = (event: InboundEvent) => `${event.type} ${event.data.from} > ${event.data.to} ${event.data.keyword ?? '-'} ${event.data.message_encoding}`;
+
+/** Reads the inbox: the STOPs from one number, a page of everything, then a filter the document does not allow. */
+export async function readInbox(client: ApiClient, from: string) {
+  const stops = await client.inbound({ from, keyword: 'STOP' });
+  if (stops.status !== 200) throw unexpected(stops);
+  const page = await client.inbound({ limit: 1 });
+  if (page.status !== 200) throw unexpected(page);
+  const refused = await client.inbound({ keyword: 'stop' as 'STOP' });
+  if (refused.status !== 400) throw unexpected(refused);
+  return {
+    stops: stops.body.data.items.map(({ from, to, message, message_encoding, keyword }) => ({ from, to, message, message_encoding, keyword })),
+    page: { count: page.body.data.items.length, has_more: page.body.data.has_more, next_cursor: typeof page.body.data.next_cursor },
+    refused: { status: refused.body.status, message: refused.body.message, errors: refused.body.errors },
+  };
+}
+
 /** Builds an address book: a group, contacts one by one and in bulk, members by id and phone; then reads and trims it. */
 export async function buildAddressBook(client: ApiClient) {
   const group = await client.createGroup('Clients', null);

@@ -22,7 +22,7 @@ export type SubmitAnswer = number;
 /**
  * An SMSC on loopback, built on the `smpp` package's server side: accepts
  * transceiver binds with the given credentials, records every submit_sm,
- * answers with chosen statuses, and sends delivery receipts on demand.
+ * answers with chosen statuses, and sends delivery receipts and inbound messages on demand.
  */
 export class FakeSmsc {
   readonly submits: ReceivedSubmit[] = [];
@@ -82,6 +82,31 @@ export class FakeSmsc {
           esm_class: smpp.ESM_CLASS.MC_DELIVERY_RECEIPT,
           short_message: text,
           ...(options.tlv ? { receipted_message_id: messageId, message_state: states[stat] } : {}),
+        },
+        (response) => resolve(response.command_status),
+      ),
+    );
+  }
+
+  /**
+   * Sends a mobile-originated message (a recipient writing to `to`) on the
+   * first bound session; resolves with the command status of the answer. The
+   * `smpp` package codes the text as GSM, Latin-1 or UCS-2 as it needs, unless `dataCoding` says.
+   */
+  async sendMo(from: string, to: string, text: string, options: { dataCoding?: number } = {}): Promise<number> {
+    const session = this.sessions[0];
+    if (!session) throw new Error('no bound session to send the message on');
+    return new Promise((resolve) =>
+      session.deliver_sm(
+        {
+          source_addr_ton: 1,
+          source_addr_npi: 1,
+          source_addr: from.replace(/^\+/, ''),
+          dest_addr_ton: 1,
+          dest_addr_npi: 1,
+          destination_addr: to.replace(/^\+/, ''),
+          short_message: text,
+          ...(options.dataCoding === undefined ? {} : { data_coding: options.dataCoding }),
         },
         (response) => resolve(response.command_status),
       ),

@@ -5,9 +5,11 @@ import { segment } from '../../../billing/segments.js';
 import { maskRecipient } from '../../../common/redact.js';
 import { PermanentDeliveryError, TransientDeliveryError } from '../../delivery-errors.js';
 import type { DeliveryReceipts } from '../../delivery-receipts.js';
+import type { InboundReceiver } from '../../inbound-messages.js';
 import type { SmsAccepted, SmsProvider, SmsSubmission } from '../../sms-provider.js';
 import { SmppConnection, type SmppConnectionOptions } from './smpp-connection.js';
 import type { SmppEndpoint } from './smpp-endpoint.js';
+import { readMobileOriginated, type MobileOriginatedPdu } from './smpp-mo.js';
 import { readReceipt, type DeliverSm } from './smpp-receipt.js';
 
 const DATA_CODING = { GSM7: 0x00, UCS2: 0x08 } as const;
@@ -36,7 +38,7 @@ export const DEFAULT_SMPP_OPTIONS: Omit<SmppConnectionOptions, 'window'> = {
  * SMS over SMPP 3.4 to an SMSC: GSM-7 or UCS-2 as the text needs, long texts
  * as concatenated parts (8-bit reference UDH) cut where billing counts them,
  * a receipt requested for every part, the OTP's expiry as validity period.
- * Delivery receipts are made durable before the SMSC is acknowledged.
+ * Delivery receipts and inbound messages are made durable before the SMSC is acknowledged.
  */
 export class SmppSmsProvider implements SmsProvider, OnModuleInit, BeforeApplicationShutdown {
   readonly name = 'smpp';
@@ -48,6 +50,7 @@ export class SmppSmsProvider implements SmsProvider, OnModuleInit, BeforeApplica
     endpoint: SmppEndpoint,
     window: number,
     private readonly receipts: DeliveryReceipts,
+    private readonly inbound: InboundReceiver,
     options: Omit<SmppConnectionOptions, 'window'> = DEFAULT_SMPP_OPTIONS,
   ) {
     this.connection = new SmppConnection(endpoint, { ...options, window }, this.logger);
@@ -120,16 +123,20 @@ export class SmppSmsProvider implements SmsProvider, OnModuleInit, BeforeApplica
 
   private async onDeliverSm(pdu: smpp.PDU, respond: (status: number) => void): Promise<void> {
     const receipt = readReceipt(pdu as DeliverSm);
-    if (!receipt) {
-      this.logger.log({ esmClass: pdu.esm_class }, 'deliver_sm that is not a delivery receipt ignored');
+    const message = receipt ? null : readMobileOriginated(pdu as MobileOriginatedPdu);
+    const store = receipt
+      ? () => this.receipts.record({ provider: this.name, ...receipt })
+      : message && (() => this.inbound.receive({ provider: this.name, ...message }));
+    if (!store) {
+      this.logger.log({ esmClass: pdu.esm_class }, 'deliver_sm that is neither a delivery receipt nor an inbound message ignored');
       respond(smpp.ESME_ROK);
       return;
     }
     try {
-      await this.receipts.record({ provider: this.name, ...receipt });
+      await store();
       respond(smpp.ESME_ROK);
     } catch (error) {
-      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'delivery receipt not stored; the SMSC will offer it again');
+      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'deliver_sm not stored; the SMSC will offer it again');
       respond(smpp.ESME_RX_T_APPN);
     }
   }
