@@ -12,7 +12,8 @@
 // req/s, p50, p99 and peak RSS, and each route's ratio to the baseline (medians of the rounds), and
 // writes the figures to bench/results/<time>.json and bench/results/latest.json. Each run of ours starts
 // once the dispatcher has handed over the messages of the sends before it.
-// POST /sms/send is measured with one recipient (beside the OTP send), and scheduled a day ahead with one and with 1,000
+// POST /sms/send is measured with one recipient (beside the OTP send), the same with every message's events POSTed to a
+// webhook_url on a receiver in this process, and scheduled a day ahead with one and with 1,000
 // recipients per request (accepted recipients per second, without the hand-over sharing the CPU).
 // --fill first measures send and verify on the empty database, then inserts 1,000,000 OTPs and
 // 1,000,000 messages with bulk SQL, lets the database write back what the load left, warms up again and
@@ -35,7 +36,7 @@ import { baseline, harvest, measure, nextRecipient, ours } from './lib/load.mjs'
 import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, startNode } from './lib/processes.mjs';
 import { importThroughput } from './lib/imports.mjs';
 import { printTable, SMS_SEND } from './lib/report.mjs';
-import { webhookFanOut } from './lib/webhooks.mjs';
+import { startReceiver, webhookFanOut } from './lib/webhooks.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -146,6 +147,7 @@ async function benchDatabase(db) {
   );
 
   const sendRequest = ours.send(keyAuth);
+  const hooks = await startReceiver();
   let smsIds = [];
   const rates = new Map();
 
@@ -193,6 +195,8 @@ async function benchDatabase(db) {
     },
     { name: 'GET /account', against: null, run: async () => ours.account(keyAuth) },
     { name: SMS_SEND.one, against: null, run: async () => ours.smsSend(keyAuth, 1) },
+    // last of a round's hand-overs: the events it leaves are delivered before the next scenario starts
+    { name: SMS_SEND.oneWebhook, against: null, run: async () => ours.smsSend(keyAuth, 1, false, hooks.url), settle: () => hooks.quiet() },
     { name: SMS_SEND.oneLater, against: null, run: async () => ours.smsSend(keyAuth, 1, true) },
     { name: SMS_SEND.manyLater, against: null, run: async () => ours.smsSend(keyAuth, SMS_SEND.many, true) },
   ];
@@ -240,6 +244,7 @@ async function benchDatabase(db) {
       for (let round = 0; round < rounds; round++) {
         for (const scenario of scenarios) {
           await run(server, result.scenarios, scenario.name, `${scenario.name} ${connections}`, scenario.run, connections);
+          await scenario.settle?.();
           if (scenario.against && !(result.baseline[scenario.against]?.[connections]?.length > round)) {
             await run(reference, result.baseline, scenario.against, `baseline ${scenario.against} ${connections}`, references[scenario.against], connections);
           }
@@ -272,6 +277,7 @@ async function benchDatabase(db) {
   }
 
   await server.stop();
+  hooks.close();
   await reference.stop();
   if (db === 'mysql') mariadb('stop', MARIADB);
   rmSync(work, { recursive: true, force: true });

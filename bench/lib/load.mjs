@@ -69,16 +69,18 @@ export const ours = {
   account: (auth) => ({ method: 'GET', path: '/v1/account', headers: { authorization: auth } }),
   /**
    * POST /v1/sms/send to `recipients` numbers at once, each request to numbers of its own; `later` schedules them
-   * a day ahead, so that acceptance is measured without the hand-over sharing the CPU.
+   * a day ahead, so that acceptance is measured without the hand-over sharing the CPU; with `webhookUrl` every
+   * message's events are POSTed there.
    */
-  smsSend: (auth, recipients, later = false) => ({
+  smsSend: (auth, recipients, later = false, webhookUrl = undefined) => ({
     method: 'POST',
     path: '/v1/sms/send',
     headers: { ...JSON_HEADERS, authorization: auth },
     setupRequest: (request) => {
       const to = Array.from({ length: recipients }, nextRecipient);
       const sendAt = later ? { send_at: new Date(Date.now() + 86_400_000).toISOString() } : {};
-      return { ...request, body: JSON.stringify({ to: recipients === 1 ? to[0] : to, message: 'Votre commande est prête. Merci de votre confiance.', ...sendAt }) };
+      const hook = webhookUrl ? { webhook_url: webhookUrl } : {};
+      return { ...request, body: JSON.stringify({ to: recipients === 1 ? to[0] : to, message: 'Votre commande est prête. Merci de votre confiance.', ...sendAt, ...hook }) };
     },
   }),
 };

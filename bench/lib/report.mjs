@@ -55,6 +55,12 @@ function printBulkSends(scenarios) {
     const otp = scenarios['send (API key)']?.[connections];
     if (otp) console.log(`POST /sms/send c=${connections}: one recipient ${single} req/s, ${(single / summarise(otp).rps).toFixed(2)}× the OTP send`);
   }
+  for (const [connections, runs] of Object.entries(scenarios[SMS_SEND.oneWebhook] ?? {})) {
+    const plain = scenarios[SMS_SEND.one]?.[connections];
+    if (!Array.isArray(runs) || !plain) continue;
+    const hooked = summarise(runs).rps;
+    console.log(`POST /sms/send c=${connections}, every message with a webhook_url: ${hooked} req/s, ${(hooked / summarise(plain).rps).toFixed(2)}× without`);
+  }
   for (const [connections, runs] of Object.entries(scenarios[SMS_SEND.oneLater] ?? {})) {
     const bulk = scenarios[SMS_SEND.manyLater]?.[connections];
     if (!Array.isArray(runs) || !bulk) continue;
@@ -64,7 +70,7 @@ function printBulkSends(scenarios) {
   }
 }
 
-export const SMS_SEND = { one: 'sms send (1)', oneLater: 'sms send (1, later)', manyLater: 'sms send (1,000, later)', many: 1000 };
+export const SMS_SEND = { one: 'sms send (1)', oneWebhook: 'sms send (1, webhook)', oneLater: 'sms send (1, later)', manyLater: 'sms send (1,000, later)', many: 1000 };
 
 /** Each route's change from the small database to the filled one, as measured and relative to the baseline's drift. */
 function printFill(result) {

@@ -5,6 +5,33 @@ import { mysqlConnection } from './fill.mjs';
 
 const BATCH = 1000;
 
+/** A receiver in this process that answers 200 to every webhook and counts them; `quiet()` resolves once none came for a second. */
+export async function startReceiver() {
+  let count = 0;
+  let lastAt = Date.now();
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      count++;
+      lastAt = Date.now();
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/sms`,
+    received: () => count,
+    quiet: async () => {
+      while (Date.now() - lastAt < 1000) await new Promise((resolve) => setTimeout(resolve, 200));
+    },
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
 /**
  * Writes `count` due events for `accountId`, each to a per-message URL on a receiver in this process, and
  * measures how fast the running service POSTs them (signed, each attempt recorded): events delivered per second.
