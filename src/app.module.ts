@@ -22,6 +22,7 @@ import { OtpModule } from './otp/otp.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { SmsModule } from './sms/sms.module.js';
 import { SmsSendModule } from './sms-send/sms-send.module.js';
+import { UsageModule } from './usage/usage.module.js';
 import { WebhookModule } from './webhook/webhook.module.js';
 
 @Module({
@@ -42,6 +43,7 @@ import { WebhookModule } from './webhook/webhook.module.js';
     OtpModule,
     SmsModule,
     SmsSendModule,
+    UsageModule,
     BalanceModule,
     InboundSmsModule,
     WebhookModule,

@@ -21,6 +21,6 @@ export async function configureApp(app: NestFastifyApplication): Promise<void> {
   await registerCsvBody(fastify, { default: config.bodyLimitBytes, csv: csvLimit });
   logEveryRequest(fastify);
   recordRequestMetrics(fastify, app.get(Metrics));
-  app.setGlobalPrefix('v1', { exclude: ['health', 'health/live', 'health/ready', 'metrics', 'u/:token'] });
+  app.setGlobalPrefix('v1', { exclude: ['health', 'health/live', 'health/ready', 'metrics', 'v1/metrics', 'u/:token'] });
   setupSwagger(app);
 }

@@ -36,6 +36,7 @@ interface ClientModule {
   buildAddressBook(api: Api): Promise<Record<string, unknown>>;
   requestSenderId(api: Api): Promise<Record<string, unknown>>;
   sendToGroupAndCancelALot(api: Api, sendAt: string): Promise<Record<string, unknown>>;
+  readUsage(api: Api, from: string, to: string): Promise<Record<string, unknown>>;
   importContacts(api: Api, file: string, finished: () => Promise<void>): Promise<Record<string, Envelope>>;
   watchTheBalance(api: Api, to: string): Promise<Record<string, unknown>>;
   balanceEventSummary(event: object): string;
@@ -379,6 +380,21 @@ describe('a client generated from the OpenAPI document', () => {
         sql.all<{ body: string }>("SELECT body FROM webhook_event WHERE account_id = ? AND type = 'balance.low'", [tenant.accountId]),
       );
       expect(events.map((event) => client.balanceEventSummary(JSON.parse(event.body)))).toEqual(['balance.low 997.5 XOF < 999']);
+    });
+
+    it('reads its usage by week', async () => {
+      const tenant = await createTenant(t);
+      const api = new client.ApiClient(baseUrl, tenant.apiKey);
+      await t.http().post('/v1/sms/send').set('Authorization', tenant.auth).send({ to: '+2250707070707', message: 'Bonjour' }).expect(200);
+      await t.deliver();
+      const now = t.clock.now().getTime();
+
+      expect(await client.readUsage(api, new Date(now - 86_400_000).toISOString(), new Date(now + 86_400_000).toISOString())).toEqual({
+        messages: 1,
+        amount: 2.5,
+        weeks: true,
+        rate: 0,
+      });
     });
 
     it('requests a sender ID, is refused making it the default while pending, and withdraws it', async () => {

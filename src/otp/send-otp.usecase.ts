@@ -34,6 +34,7 @@ interface SendRequest {
   recipient: string;
   /** Calling code of an SMS destination; `*` prices an e-mail. */
   dialCode: string;
+  country: string | null;
   senderName: string | undefined;
   message: string;
   otpType: 'numeric' | 'alphanumeric';
@@ -179,6 +180,7 @@ export class SendOtp {
       lot: sms.lot,
       senderId: sms.senderId,
       recipient: request.recipient,
+      country: request.country,
       message: request.message.split(OTP_PLACEHOLDER).join(MASK),
       segments: sms.quote.segments,
       encoding: sms.quote.encoding ?? 'GSM7',
@@ -201,6 +203,7 @@ function toSendRequest(dto: SendOtpDto): SendRequest {
     channel: dto.channel,
     recipient,
     dialCode: phone?.dialCode ?? '*',
+    country: phone?.country ?? null,
     senderName: dto.sender,
     message: dto.message,
     otpType: dto.otp_type ?? 'numeric',

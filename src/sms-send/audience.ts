@@ -13,6 +13,7 @@ import type { RejectionReason } from './dto/send-result.dto.js';
 export interface Recipient {
   phone: string;
   dialCode: string;
+  country: string | null;
   contact: AudienceContact | null;
 }
 
@@ -57,7 +58,7 @@ export class Audience {
 
     for (const given of request.to) {
       const phone = parsePhone(given, request.defaultCountry);
-      if (phone) add(given, { phone: phone.e164, dialCode: phone.dialCode, contact: null });
+      if (phone) add(given, { phone: phone.e164, dialCode: phone.dialCode, country: phone.country, contact: null });
       else rejected.push({ to: given, reason: 'numero_invalide' });
     }
     const numbersGiven = [...byPhone.keys()];
@@ -104,9 +105,9 @@ export class Audience {
 
 /** A stored contact's number is E.164 already; its country gives the calling code without parsing it again. */
 function fromContact(contact: AudienceContact): Recipient {
-  const dialCode =
-    contact.country && isSupportedCountry(contact.country)
-      ? `+${getCountryCallingCode(contact.country)}`
-      : (parsePhone(contact.phone)?.dialCode ?? '');
-  return { phone: contact.phone, dialCode, contact };
+  if (contact.country && isSupportedCountry(contact.country)) {
+    return { phone: contact.phone, dialCode: `+${getCountryCallingCode(contact.country)}`, country: contact.country, contact };
+  }
+  const parsed = parsePhone(contact.phone);
+  return { phone: contact.phone, dialCode: parsed?.dialCode ?? '', country: parsed?.country ?? null, contact };
 }

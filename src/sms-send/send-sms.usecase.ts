@@ -240,6 +240,7 @@ function toRecord(message: Accepted, context: WriteContext): NewMessageOut {
     contactId: message.recipient.contact?.id ?? null,
     senderId: context.sender.id,
     recipient: message.recipient.phone,
+    country: message.recipient.country,
     message: message.text,
     segments: message.segments,
     encoding: message.encoding,

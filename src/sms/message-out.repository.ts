@@ -19,6 +19,8 @@ export interface NewMessageOut {
   webhookUrl?: string | null;
   senderId: string | null;
   recipient: string;
+  /** ISO-2 country of the recipient; null for a number of no single country. */
+  country?: string | null;
   /** As stored and shown: any code masked. */
   message: string;
   segments: number;
@@ -335,6 +337,7 @@ function toRow(message: NewMessageOut): Record<string, Param> {
     lot: message.lot,
     sender_id: message.senderId,
     recipient: message.recipient,
+    country: message.country ?? null,
     message: message.message,
     page: message.segments,
     message_encoding: message.encoding,

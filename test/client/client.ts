@@ -13,6 +13,7 @@ type Answer<Path extends keyof paths, M extends Method> = {
 
 export type SendBody = Json<paths['/v1/otp/send']['post']['requestBody']>;
 export type SmsBody = Json<paths['/v1/sms/send']['post']['requestBody']>;
+export type UsageQuery = paths['/v1/metrics']['get']['parameters']['query'];
 export type VerifyBody = Json<paths['/v1/otp/verify']['post']['requestBody']>;
 export type WebhookBody = Json<paths['/v1/account/webhook']['put']['requestBody']>;
 export type OptOutBody = Json<paths['/v1/opt-out']['post']['requestBody']>;
@@ -171,6 +172,10 @@ export class ApiClient {
 
   importJob(id: string): Promise<Answer<'/v1/contact/import/{id}', 'get'>> {
     return this.call('GET', `/v1/contact/import/${encodeURIComponent(id)}`);
+  }
+
+  usage(query: UsageQuery): Promise<Answer<'/v1/metrics', 'get'>> {
+    return this.call('GET', `/v1/metrics?${new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]))}`);
   }
 
   sendSms(body: SmsBody): Promise<Answer<'/v1/sms/send', 'post'>> {
@@ -576,3 +581,11 @@ export async function watchTheBalance(client: ApiClient, to: string) {
 
 /** A receiver's reading of a `balance.low` body. */
 export const balanceEventSummary = (event: BalanceEvent) => `${event.type} ${event.data.balance} ${event.data.currency} < ${event.data.low_balance_threshold}`;
+
+/** The month's figures in Abidjan's time, by week. */
+export async function readUsage(client: ApiClient, from: string, to: string) {
+  const answer = await client.usage({ created_from: from, created_to: to, granularity: 'week', timezone: 'Africa/Abidjan' });
+  if (answer.status !== 200) throw unexpected(answer);
+  const { totals, buckets } = answer.body.data;
+  return { messages: totals.messages, amount: totals.amount, weeks: buckets.map((bucket) => bucket.period).length > 0, rate: totals.delivery_rate };
+}

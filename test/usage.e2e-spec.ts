@@ -1,0 +1,178 @@
+import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../src/common/ids.js';
+import { MessageOutRepository, type NewMessageOut } from '../src/sms/message-out.repository.js';
+import { DataSource } from 'typeorm';
+import { createTenant, type Tenant } from './support/fixtures.js';
+import { fullScans, recordStatements } from './support/query-plans.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const invalid = (...errors: string[]) => ({ status: 400, message: 'erreur_de_validation', errors });
+const ZERO = { scheduled: 0, pending: 0, sent: 0, delivered: 0, undelivered: 0, failed: 0, cancelled: 0 };
+
+/** GET /v1/metrics against messages written at chosen instants, checked against a hand count. */
+describe('GET /v1/metrics', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const metrics = (tenant: Tenant, query: Record<string, string>) => t.http().get('/v1/metrics').query(query).set('Authorization', tenant.auth);
+
+  /** A message accepted at `at` (its uniq_id made then), 2.50 a segment. */
+  async function write(tenant: Tenant, at: string, extra: Partial<NewMessageOut> = {}): Promise<void> {
+    const message = { ...messageOf(tenant, new Date(at)), ...extra };
+    message.amount = 250 * message.segments;
+    await t.database.transaction((sql) => t.app.get(MessageOutRepository).insert(sql, message));
+  }
+  function messageOf(tenant: Tenant, when: Date): NewMessageOut {
+    return {
+      // of its own time: newId keeps one process's ids increasing, and these instants are past
+      uniqId: uuidv7({ msecs: when.getTime() }),
+      accountId: tenant.accountId,
+      messagePriceId: '0191f3a0-0000-7000-8000-000000000225',
+      type: 'sms',
+      lot: 'metrics',
+      senderId: tenant.senderId,
+      recipient: '+2250707070707',
+      country: 'CI',
+      message: 'x',
+      segments: 1,
+      encoding: 'GSM7',
+      amount: 250,
+      createdBy: tenant.userId,
+      localNumber: null,
+      language: null,
+      test: false,
+      at: when,
+    };
+  }
+  const setStatus = (tenant: Tenant, at: string, status: string) =>
+    t.database.run((sql) => sql.run('UPDATE message_out SET status = ? WHERE account_id = ? AND created_at = ?', [status, tenant.accountId, new Date(at)]));
+
+  it('counts by local day across the spring-forward change in Europe/Paris, with rates from a hand count', async () => {
+    const tenant = await createTenant(t);
+    // CET until 2026-03-29 01:00 UTC, CEST after: local midnight is 23:00 UTC on the 28th and 22:00 UTC on the 29th
+    const at = ['2026-03-28T22:30:00.000Z', '2026-03-28T23:30:00.000Z', '2026-03-29T00:59:00.000Z', '2026-03-29T01:00:00.000Z', '2026-03-29T21:59:00.000Z', '2026-03-29T22:00:00.000Z'];
+    const statuses = ['delivered', 'delivered', 'undelivered', 'failed', 'sent', 'delivered'];
+    for (const [index, time] of at.entries()) {
+      await write(tenant, time, { segments: index === 1 ? 2 : 1 });
+      await setStatus(tenant, time, statuses[index]!);
+    }
+
+    const answer = await metrics(tenant, { created_from: '2026-03-28T00:00:00+01:00', created_to: '2026-03-31T00:00:00+02:00', timezone: 'Europe/Paris' }).expect(200);
+
+    expect(answer.body.data).toEqual({
+      from: '2026-03-27T23:00:00.000Z',
+      to: '2026-03-30T22:00:00.000Z',
+      timezone: 'Europe/Paris',
+      totals: { messages: 6, segments: 7, amount: 17.5, by_status: { ...ZERO, sent: 1, delivered: 3, undelivered: 1, failed: 1 }, delivery_rate: 0.6, failure_rate: 0.1667 },
+      buckets: [
+        { period: '2026-03-28', messages: 1, segments: 1, amount: 2.5, by_status: { ...ZERO, delivered: 1 }, delivery_rate: 1, failure_rate: 0 },
+        { period: '2026-03-29', messages: 4, segments: 5, amount: 12.5, by_status: { ...ZERO, delivered: 1, undelivered: 1, failed: 1, sent: 1 }, delivery_rate: 0.3333, failure_rate: 0.25 },
+        { period: '2026-03-30', messages: 1, segments: 1, amount: 2.5, by_status: { ...ZERO, delivered: 1 }, delivery_rate: 1, failure_rate: 0 },
+      ],
+    });
+  });
+
+  it('counts by local day in Asia/Kolkata (UTC+05:30), where local midnight is half past a UTC hour', async () => {
+    const tenant = await createTenant(t);
+    for (const time of ['2026-05-10T18:29:00.000Z', '2026-05-10T18:30:00.000Z', '2026-05-10T18:45:00.000Z', '2026-05-11T18:29:59.000Z']) await write(tenant, time);
+
+    const answer = await metrics(tenant, { created_from: '2026-05-10T00:00:00+05:30', created_to: '2026-05-12T00:00:00+05:30', timezone: 'Asia/Kolkata' }).expect(200);
+
+    expect(answer.body.data.buckets.map((bucket: { period: string; messages: number }) => [bucket.period, bucket.messages])).toEqual([
+      ['2026-05-10', 1],
+      ['2026-05-11', 3],
+    ]);
+    expect(answer.body.data.totals.delivery_rate).toBeNull();
+  });
+
+  it('buckets by ISO week (from Monday) and by month, every period listed, empty ones included; none gives the totals only', async () => {
+    const tenant = await createTenant(t);
+    for (const time of ['2026-06-01T10:00:00Z', '2026-06-07T10:00:00Z', '2026-06-08T10:00:00Z', '2026-07-02T10:00:00Z']) await write(tenant, time);
+    const range = { created_from: '2026-06-01T00:00:00Z', created_to: '2026-07-06T00:00:00Z' };
+
+    const weeks = (await metrics(tenant, { ...range, granularity: 'week' }).expect(200)).body.data.buckets;
+    const months = (await metrics(tenant, { ...range, granularity: 'month' }).expect(200)).body.data.buckets;
+    const none = (await metrics(tenant, { ...range, granularity: 'none' }).expect(200)).body.data;
+
+    expect(weeks.map((bucket: { period: string; messages: number }) => [bucket.period, bucket.messages])).toEqual([
+      ['2026-06-01', 2], ['2026-06-08', 1], ['2026-06-15', 0], ['2026-06-22', 0], ['2026-06-29', 1],
+    ]);
+    expect(months.map((bucket: { period: string; messages: number }) => [bucket.period, bucket.messages])).toEqual([['2026-06', 3], ['2026-07', 1]]);
+    expect([none.buckets, none.totals.messages]).toEqual([[], 4]);
+  });
+
+  it('filters by type, sender, campaign and country, and counts only the key mode and the account', async () => {
+    const [tenant, other] = [await createTenant(t), await createTenant(t)];
+    const campaign = newId();
+    await write(tenant, '2026-08-01T10:00:00Z', { type: 'otp' });
+    await write(tenant, '2026-08-01T11:00:00Z', { campaignId: campaign, country: 'SN', recipient: '+221771234567' });
+    await write(tenant, '2026-08-01T12:00:00Z', { senderId: null });
+    await write(tenant, '2026-08-01T13:00:00Z', { test: true });
+    await write(other, '2026-08-01T14:00:00Z');
+    const count = async (query: Record<string, string>, who = tenant) =>
+      (await metrics(who, { created_from: '2026-08-01T00:00:00Z', created_to: '2026-08-02T00:00:00Z', granularity: 'none', ...query }).expect(200)).body.data.totals.messages;
+    const { api_key } = await t.admin.createApiKey(tenant.userId, true);
+
+    expect(await count({})).toBe(3);
+    expect(await count({ type: 'otp' })).toBe(1);
+    expect(await count({ type: 'sms' })).toBe(2);
+    expect(await count({ campaign_id: campaign })).toBe(1);
+    expect(await count({ country: 'SN' })).toBe(1);
+    expect(await count({ sender_id: tenant.senderId })).toBe(2);
+    expect(await count({}, { ...tenant, auth: `Bearer ${api_key}` })).toBe(1);
+  });
+
+  const refusals: Array<[query: Record<string, string | undefined>, error: string]> = [
+    [{ created_from: undefined }, 'created_from: est obligatoire'],
+    [{ created_to: undefined }, 'created_to: est obligatoire'],
+    [{ created_from: '2026-01-01T00:00:00', created_to: '2026-01-02T00:00:00Z' }, 'created_from: date ISO 8601 avec fuseau attendue'],
+    [{ created_from: '2025-01-01T00:00:00Z', created_to: '2026-01-03T00:00:00Z' }, 'created_from: intervalle de 366 jours maximum'],
+    [{ created_from: '2026-01-02T00:00:00Z', created_to: '2026-01-02T00:00:00Z' }, 'created_to: doit être après created_from'],
+    [{ granularity: 'hour' }, 'granularity: doit valoir day, week, month ou none'],
+    [{ timezone: 'Paris' }, 'timezone: fuseau horaire IANA inconnu (par exemple Africa/Abidjan)'],
+    [{ type: 'mms' }, 'type: doit valoir otp ou sms'],
+    [{ sender_id: 'x' }, 'sender_id: doit être un identifiant (UUID)'],
+    [{ country: 'ci' }, 'country: doit être un code pays ISO 3166-1 à deux lettres majuscules (CI, SN…)'],
+  ];
+  it.each(refusals.map(([query, error]) => ({ query, error })))('answers 400 « $error »', async ({ query, error }) => {
+    const tenant = await createTenant(t);
+    const given = Object.entries({ created_from: '2026-01-01T00:00:00Z', created_to: '2026-01-02T00:00:00Z', ...query }).filter(([, value]) => value !== undefined);
+    const body = (await metrics(tenant, Object.fromEntries(given) as Record<string, string>)).body;
+    expect(body).toEqual(invalid(error));
+  });
+
+  it('reads through an index with every filter, on a table of thousands of messages', async () => {
+    const [filler, tenant] = [await createTenant(t), await createTenant(t)];
+    const start = new Date('2026-09-01T00:00:00Z').getTime();
+    const rows = Array.from({ length: 3000 }, (_, n) => ({ at: new Date(start + n * 60_000), who: n % 3 === 0 ? tenant : filler }));
+    await t.database.transaction((sql) =>
+      t.app.get(MessageOutRepository).insertMany(
+        sql,
+        rows.map(({ at, who }) => ({ ...messageOf(who, at), uniqId: uuidv7({ msecs: at.getTime() }) })),
+      ),
+    );
+    if (t.database.dialect === 'mysql') await t.database.run((sql) => sql.all('ANALYZE TABLE message_out'));
+    const recording = recordStatements(t.app.get(DataSource));
+    const range = { created_from: '2026-09-01T12:00:00Z', created_to: '2026-09-02T00:00:00Z' };
+    const filters: Array<Record<string, string>> = [{}, { type: 'sms' }, { sender_id: tenant.senderId }, { campaign_id: newId() }, { country: 'CI' }, { timezone: 'Asia/Kolkata' }];
+    for (const filter of filters) {
+      await metrics(tenant, { ...range, ...filter }).expect(200);
+    }
+    recording.stop();
+    const reads = recording.statements.filter((statement) => /FROM message_out/.test(statement.query));
+    const plans = await Promise.all(reads.map(async (statement) => ({ query: statement.query, scans: await fullScans(t.app.get(DataSource), statement) })));
+
+    expect(reads.length).toBe(6);
+    expect(plans).toEqual(reads.map((statement) => ({ query: statement.query, scans: [] })));
+  });
+
+  it('leaves the Prometheus scrape endpoint at /metrics', async () => {
+    expect((await t.http().get('/metrics')).status).toBe(404);
+  });
+});
