@@ -100,6 +100,7 @@ describe(SmppSmsProvider.name, () => {
           text: `Votre code est ${sent.code}`,
           udh: [],
           validityPeriod: expect.any(Date),
+          receivedAt: expect.any(Number),
         },
       ]);
       expect(Math.floor((client.submitsTo(to)[0].validityPeriod as Date).getTime() / 1000)).toBe(sent.expires_at);

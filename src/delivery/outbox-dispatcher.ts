@@ -70,9 +70,25 @@ export class OutboxDispatcher implements JobQueue<OutboxEntry> {
     this.jobs.wake(this.name);
   }
 
-  /** Claims due entries; a scheduled message is promoted to pending in the same unit, or its entry dropped if it was cancelled. */
+  /**
+   * Claims due entries; a scheduled message is promoted to pending in the same
+   * unit, or its entry dropped if it was cancelled. Claims again in place of
+   * the dropped ones, so that a batch short of `limit` still means nothing
+   * more is due: the runner stops draining on a short batch, and a cancelled
+   * lot must not hold back what is due after it.
+   */
   async claim(sql: Sql, lease: Lease, now: Date, limit: number): Promise<OutboxEntry[]> {
-    const entries = await this.outbox.claim(sql, lease, now, limit);
+    const kept: OutboxEntry[] = [];
+    for (;;) {
+      const wanted = limit - kept.length;
+      const entries = await this.outbox.claim(sql, lease, now, wanted);
+      kept.push(...(await this.withoutCancelled(sql, entries)));
+      if (entries.length < wanted || kept.length === limit) return kept;
+    }
+  }
+
+  /** Promotes the scheduled entries' messages; drops the entries of those cancelled meanwhile. */
+  private async withoutCancelled(sql: Sql, entries: OutboxEntry[]): Promise<OutboxEntry[]> {
     const scheduled = entries.filter((entry) => entry.scheduled);
     if (scheduled.length === 0) return entries;
     const dropped = new Set(await this.records.for('sms').promote?.(sql, scheduled.map((entry) => entry.recordId)));

@@ -109,9 +109,16 @@ export class OutboxRepository {
     ]);
   }
 
-  /** Makes the entries of a kind that wait for a retry (not those claimed) due now. */
+  /**
+   * Makes the entries of a kind that wait for a retry due now: not those
+   * claimed, nor those never tried, which wait for their scheduled time.
+   */
   async expedite(sql: Sql, kind: OutboxKind, now: Date): Promise<number> {
-    return sql.run('UPDATE outbox SET available_at = ? WHERE kind = ? AND claimed_by IS NULL AND available_at > ?', [now, kind, now]);
+    return sql.run('UPDATE outbox SET available_at = ? WHERE kind = ? AND claimed_by IS NULL AND attempts > 0 AND available_at > ?', [
+      now,
+      kind,
+      now,
+    ]);
   }
 
   /** Entries not yet settled, and when the oldest was written. */

@@ -21,8 +21,10 @@ export const isTimeZone = (value: unknown): value is string => typeof value === 
 /**
  * The first instant at or after `at` inside the window: `at` itself when the
  * window is open, else its next opening. Local times are read in the window's
- * zone on each day, so a window keeps its wall-clock hours across DST changes
- * (an opening in a spring-forward gap moves to the first valid instant).
+ * zone on each day, so a window keeps its wall-clock hours across DST changes:
+ * an opening or a closing in a spring-forward gap moves to the end of the gap
+ * (a window wholly inside the gap does not open that day), and one in the hour
+ * repeated by a fall back is its first occurrence.
  */
 export function nextOpening(window: DeliveryWindow, at: Date): Date {
   const now = DateTime.fromJSDate(at, { zone: window.timezone });
@@ -34,7 +36,7 @@ export function nextOpening(window: DeliveryWindow, at: Date): Date {
     if (!days.has(WEEKDAYS[day.weekday - 1])) continue;
     const opens = atMinutes(day, from);
     const closes = atMinutes(to > from ? day : day.plus({ days: 1 }), to);
-    if (closes <= now) continue;
+    if (closes <= now || closes <= opens) continue;
     return (opens > now ? opens : now).toJSDate();
   }
   throw new Error('a delivery window has at least one day');
@@ -42,4 +44,12 @@ export function nextOpening(window: DeliveryWindow, at: Date): Date {
 
 const minutes = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
-const atMinutes = (day: DateTime, total: number): DateTime => day.set({ hour: Math.floor(total / 60), minute: total % 60 });
+/** The first instant of `day` whose local time is at least `total` minutes past midnight. */
+function atMinutes(day: DateTime, total: number): DateTime {
+  const wanted = day.set({ hour: Math.floor(total / 60), minute: total % 60 });
+  if (wanted.hour * 60 + wanted.minute === total) return wanted;
+  // skipped by a spring-forward gap: Luxon moves it past the gap by the gap's length; go back to where the gap ends
+  let first = wanted;
+  while (first.minus({ minutes: 1 }).offset === wanted.offset) first = first.minus({ minutes: 1 });
+  return first;
+}

@@ -14,6 +14,8 @@ export interface ReceivedSubmit {
   /** The UDH information elements, when the part has some. */
   udh: Buffer[];
   validityPeriod: unknown;
+  /** When the SMSC received it (ms since the epoch). */
+  receivedAt: number;
 }
 
 /** What the SMSC answers to the next submits: each entry is used once, then it accepts. */
@@ -145,6 +147,7 @@ export class FakeSmsc {
         text: typeof message.message === 'string' ? message.message : String(message.message ?? ''),
         udh: message.udh ?? [],
         validityPeriod: pdu.validity_period,
+        receivedAt: Date.now(),
       });
       const respond = () => session.send(pdu.response({ message_id: messageId }));
       if (this.submitDelayMs > 0) setTimeout(respond, this.submitDelayMs);
