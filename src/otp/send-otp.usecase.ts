@@ -143,7 +143,7 @@ export class SendOtp {
       throw ApiError.insufficientBalance(toAmount(amount), toAmount(balance));
     }
 
-    this.delivery.committed();
+    this.delivery.committed('priority');
     return result;
   }
 
