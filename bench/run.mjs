@@ -2,6 +2,7 @@
 //                   [--webhook-events N] (webhook fan-out size, default 20000) [--webhooks-only] (the fan-out alone)
 //                   [--address-book] (list paging on 1,000,000 contacts) [--address-book-only] (that alone)
 //                   [--import-rows N] (CSV import size, default 50000) [--imports-only] (the CSV import alone)
+//                   [--handover-messages N] (lot size of the SMSC hand-over, default 10000) [--handover-only] (that alone)
 //                   [--port N] (ours on N, the baseline on N + 1; default 3401) [--mariadb-port N] (default 3326)
 //                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 2,048 MB with
 //                   --fill, whose 2,000,000 rows have indexes that 128 MB cannot hold)
@@ -26,6 +27,10 @@
 // Then the CSV import: a file of N contacts POSTed to /v1/contact/import, rows imported per second from the request
 // to the job's end, beside the same rows written by the bench itself with plain 500-row INSERTs (the floor), in
 // turn, at least 3 rounds; the ratio of the two medians.
+// Last, the hand-over to a local SMSC: the service restarted with SMS_PROVIDER=smpp and SMPP_WINDOW=10, bound to an SMSC
+// in this process, sends lots of N messages to a group through POST /v1/sms/send; messages per second of each lot at the
+// SMSC, from its first submit_sm to its last, at least 3 rounds, the median; and how long an OTP sent once a tenth of each
+// lot is out takes to reach the SMSC.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +40,7 @@ import { fill } from './lib/fill.mjs';
 import { baseline, harvest, measure, nextRecipient, ours } from './lib/load.mjs';
 import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, startNode } from './lib/processes.mjs';
 import { importThroughput } from './lib/imports.mjs';
+import { smscHandOver } from './lib/hand-over.mjs';
 import { printTable, SMS_SEND } from './lib/report.mjs';
 import { startReceiver, webhookFanOut } from './lib/webhooks.mjs';
 
@@ -54,6 +60,8 @@ const { values: args } = parseArgs({
     'address-book-only': { type: 'boolean', default: false },
     'import-rows': { type: 'string', default: '50000' },
     'imports-only': { type: 'boolean', default: false },
+    'handover-messages': { type: 'string', default: '10000' },
+    'handover-only': { type: 'boolean', default: false },
     port: { type: 'string', default: '3401' },
     'mariadb-port': { type: 'string', default: '3326' },
   },
@@ -64,7 +72,7 @@ const connectionCounts = (args.quick ? '50' : args.connections).split(',').map(N
 const rounds = Number(args.quick ? 1 : args.rounds);
 const databases = args.db === 'both' ? ['sqlite', 'mysql'] : [args.db];
 /** The one part of the bench asked for alone, if any. */
-const only = ['webhooks-only', 'address-book-only', 'imports-only'].find((part) => args[part]);
+const only = ['webhooks-only', 'address-book-only', 'imports-only', 'handover-only'].find((part) => args[part]);
 const bufferPoolMb = args['buffer-pool-mb'] ?? (args.fill ? '2048' : null);
 
 const SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -97,6 +105,7 @@ for (const [db, result] of Object.entries(report.databases)) {
     console.log(`${db} ${list} page 5,000 ÷ page 1: ${paging.ratio} (${paging.page_5000.rps} ÷ ${paging.first.rps} req/s; p99 ${paging.page_5000.p99} and ${paging.first.p99} ms)`);
   }
   if (result.imports) console.log(`${db} CSV import: ${importLine(result.imports)}`);
+  if (result.hand_over) console.log(`${db} hand-over to a local SMSC: ${handOverLine(result.hand_over)}`);
 }
 console.log(`\nfigures written to ${file}`);
 
@@ -277,6 +286,11 @@ async function benchDatabase(db) {
   }
 
   await server.stop();
+  if (!only || only === 'handover-only') {
+    // the service stopped above would take the lots' messages too, handing them to the log
+    result.hand_over = await smscHandOver(oursEnv, { port: OURS_PORT, messages: Number(args['handover-messages']), window: 10, rounds: Math.max(rounds, 3) });
+    console.log(`hand-over to a local SMSC: ${handOverLine(result.hand_over)}`);
+  }
   hooks.close();
   await reference.stop();
   if (db === 'mysql') mariadb('stop', MARIADB);
@@ -311,6 +325,14 @@ async function fillComparison({ server, reference, oursEnv, account, run, warmUp
   result.scenarios = table.filled;
   result.baseline = table.baseline.filled;
   return table;
+}
+
+function handOverLine(handOver) {
+  const each = handOver.lots.map((lot) => lot.per_second).join(', ');
+  return (
+    `${handOver.per_second} messages/s at window ${handOver.window} (median of ${handOver.rounds} lots of ${handOver.messages}: ${each}); ` +
+    `an OTP sent mid-lot reached the SMSC within ${handOver.otp_ms_max} ms`
+  );
 }
 
 function importLine(imports) {

@@ -9,6 +9,7 @@ import { until } from './support/until.js';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const CODE_INVALID = { status: 400, message: 'erreur_de_validation', errors: ['code: code OTP invalide'] };
 const SMPP = { SMS_PROVIDER: 'smpp' };
+const MINUTE_MS = 60_000;
 
 async function startSmppApp(smsc: FakeSmsc): Promise<TestApp> {
   const t = await startTestApp({ ...SMPP, SMPP_URL: smsc.url });
@@ -35,6 +36,11 @@ function clientOf(t: TestApp, smsc: FakeSmsc) {
   };
   return {
     send,
+    sendSms: async (tenant: Tenant, body: Record<string, unknown>) => {
+      const res = await t.http().post('/v1/sms/send').set('Authorization', tenant.auth).send(body);
+      expect(res.body).toEqual({ status: 200, message: 'succès', data: expect.objectContaining({ count: 1 }) });
+      return res.body.data.messages[0] as { uniq_id: string };
+    },
     smsOut: (tenant: Tenant, id: string) => t.http().get(`/v1/sms/out/${id}`).set('Authorization', tenant.auth),
     statusOf: async (uniqId: string) =>
       (await t.database.run((sql) => sql.get<{ status: string }>('SELECT status FROM message_out WHERE uniq_id = ?', [uniqId])))?.status,
@@ -144,6 +150,23 @@ describe(SmppSmsProvider.name, () => {
       expect((await client.smsOut(tenant, sent.uniq_id)).body.data).toEqual(
         expect.objectContaining({ local_number: '+2250102030405', status: 'sent' }),
       );
+    });
+
+    it('gives an SMS of POST /sms/send its validity_period, counted by the SMSC from when it takes the message (2 days by default)', async () => {
+      const tenant = await createTenant(t);
+      const [shortLived, byDefault] = [nextPhone(), nextPhone()];
+      const before = Date.now();
+
+      await client.sendSms(tenant, { to: shortLived, message: 'Votre colis arrive.', validity_period: 90 });
+      await client.sendSms(tenant, { to: byDefault, message: 'Votre colis arrive.' });
+      await t.deliver();
+      const after = Date.now();
+
+      const validityOf = (to: string) => (client.submitsTo(to)[0]?.validityPeriod as Date).getTime();
+      expect(validityOf(shortLived)).toBeGreaterThanOrEqual(before + 90 * MINUTE_MS);
+      expect(validityOf(shortLived)).toBeLessThanOrEqual(after + 90 * MINUTE_MS);
+      expect(validityOf(byDefault)).toBeGreaterThanOrEqual(before + 2880 * MINUTE_MS);
+      expect(validityOf(byDefault)).toBeLessThanOrEqual(after + 2880 * MINUTE_MS);
     });
 
     it('sends a text outside GSM-7 as UCS-2 (data_coding 8)', async () => {
@@ -484,6 +507,32 @@ describe(`${SmppSmsProvider.name} while the SMSC is down`, () => {
       const data = (await client.smsOut(tenant, uniq_id)).body.data;
       expect(data.dlr_number_retry).toBeGreaterThanOrEqual(6);
     }
+  });
+
+  it('leaves a scheduled message for its time when the SMSC binds again, while the waiting ones go at once', async () => {
+    const tenant = await createTenant(t);
+    const [waitingTo, scheduledTo] = [nextPhone(), nextPhone()];
+    const sendAt = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
+
+    const { waiting, scheduled } = await withSmscDown(async () => {
+      const waiting = await client.send(tenant, waitingTo);
+      await t.deliver();
+      const scheduled = await client.sendSms(tenant, { to: scheduledTo, message: 'Rendez-vous demain.', send_at: sendAt });
+      return { waiting, scheduled };
+    });
+    await until(
+      () => client.statusOf(waiting.uniq_id),
+      (status) => status === 'sent',
+      10_000,
+    );
+    await t.deliver();
+
+    expect(await client.statusOf(scheduled.uniq_id)).toBe('scheduled');
+    expect(client.submitsTo(scheduledTo)).toEqual([]);
+    t.clock.advance(3600);
+    await t.deliver();
+    expect(await client.statusOf(scheduled.uniq_id)).toBe('sent');
+    expect(client.submitsTo(scheduledTo)).toHaveLength(1);
   });
 
   it('fails and refunds an OTP whose code expired before the SMSC came back, without ever submitting it', async () => {

@@ -26,7 +26,7 @@ const HOT_QUERIES: Array<[name: string, shape: RegExp]> = [
   ['the SMS by uniq_id (GET /v1/sms/out)', /\bFROM message_out m\b.*\bm\.uniq_id = \?/s],
   ['the SMS by lot (GET /v1/sms/out)', /\bFROM message_out m\b.*\bm\.lot = \?/s],
   ['the contact of an SMS', /\bFROM contact\b.*\bphone = \?/s],
-  ['the outbox claim', /^SELECT\b.*\bFROM outbox\b.*\bavailable_at <= \?/s],
+  ['the outbox claim of a lane', /^SELECT\b.*\bFROM outbox\b.*\bavailable_at <= \?.*\bbulk = \?/s],
   ['the SMS by provider id (delivery receipt)', /\bFROM message_part\b/],
   ['the kept delivery receipts by provider id', /\bFROM delivery_receipt\b.*\bprovider_id IN\b/s],
   ['the messages of a settled batch, for their webhook events', /\bFROM message_out m LEFT JOIN sender s\b.*\bm\.uniq_id IN\b/s],
@@ -76,7 +76,7 @@ const SEARCHED_TABLES = [
 const SECONDARY_INDEXES: Array<[table: string, index: string, hotQuery: string]> = [
   ['otp', 'IDX_otp_account_recipient_created', 'the sends to a recipient in the rate window'],
   ['message_out', 'IDX_message_out_account_lot', 'the SMS by lot (GET /v1/sms/out)'],
-  ['outbox', 'IDX_outbox_available', 'the outbox claim'],
+  ['outbox', 'IDX_outbox_lane', 'the outbox claim of a lane'],
   ['delivery_receipt', 'IDX_delivery_receipt_provider_id', 'the kept delivery receipts by provider id'],
   ['webhook_event', 'IDX_webhook_event_available', 'the webhook event claim'],
   ['contact_import', 'IDX_contact_import_available', 'the import job claim'],
@@ -132,6 +132,7 @@ describe('query plans of the hot paths', () => {
       await post(tenant, '/v1/otp/send', emailBody('awa@example.com')).expect(200);
       await smsc.sendReceipt(String(1000 + smsc.submits.length + 1), 'DELIVRD'); // ahead of its message: the second SMS handed over
       await post(tenant, '/v1/otp/send', smsBody('+2250707070708')).expect(200);
+      await post(tenant, '/v1/sms/send', { to: ['+2250707070710', '+2250707070711'], message: 'Votre colis arrive.' }).expect(200);
       await post(tenant, '/v1/otp/verify', { to: '+2250707070707', code: sms.body.data.code === '000000' ? '111111' : '000000' }).expect(400);
       await post(tenant, '/v1/otp/verify', { to: '+2250707070707', code: sms.body.data.code }).expect(200);
       return sms.body.data;
@@ -192,6 +193,11 @@ describe('query plans of the hot paths', () => {
     const statements = ranLike(shape);
     expect(statements.length).toBeGreaterThan(0);
     expect(await plansOf(statements)).toEqual(withoutScans(statements));
+  });
+
+  it('claimed in both lanes of the outbox', () => {
+    const claims = ranLike(new Map(HOT_QUERIES).get('the outbox claim of a lane')!);
+    expect(new Set(claims.map((claim) => Boolean(Number(claim.params[1]))))).toEqual(new Set([false, true]));
   });
 
   it('seeks through an index in every other statement of those requests and deliveries', async () => {

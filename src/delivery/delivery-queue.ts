@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { SecretBox } from '../common/crypto/secret-box.js';
 import type { Sql } from '../database/sql.js';
 import type { EmailPayload, SmsPayload } from './outbox-payload.js';
-import { OutboxDispatcher } from './outbox-dispatcher.js';
+import { OutboxDispatcher, type OutboxLane } from './outbox-dispatcher.js';
 import { OutboxRepository } from './outbox.repository.js';
 import { PAYLOAD_BOX, storePayload } from './payload-box.js';
 
@@ -18,7 +18,7 @@ export interface Delivery<P> {
   /** A scheduled message: due at `availableAt`, promoted to pending when claimed (or dropped, cancelled). */
   scheduled?: boolean;
   availableAt?: Date;
-  /** A message of a bulk send or a campaign (an OTP is not). */
+  /** A message of a bulk send or a campaign (an OTP is not): it goes out in the bulk lane, beside the others rather than before them. */
   bulk?: boolean;
 }
 
@@ -45,8 +45,9 @@ export class DeliveryQueue {
     return this.outbox.addMany(sql, entries);
   }
 
-  committed(): void {
-    this.dispatcher.wake();
+  /** Wakes the dispatcher of the lane the unit wrote to (`priority` for messages without `bulk`), or of both when not said. */
+  committed(lane?: OutboxLane): void {
+    this.dispatcher.wake(lane);
   }
 
   private enqueue(sql: Sql, kind: 'sms' | 'email', { payload, ...delivery }: Delivery<SmsPayload | EmailPayload>) {

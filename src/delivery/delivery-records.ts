@@ -20,8 +20,8 @@ export interface DeliveryRecordStore {
    * handed over (cancelled meanwhile).
    */
   promote?(sql: Sql, recordIds: string[]): Promise<string[]>;
-  /** One more hand-over attempt after a transient failure. */
-  countRetry?(sql: Sql, recordId: string): Promise<void>;
+  /** More hand-over attempts: one after a transient failure, or the submits the provider made again. */
+  countRetry?(sql: Sql, recordId: string, times: number): Promise<void>;
   /** After a batch's outcomes are recorded, in the same unit of work: the records whose state may have moved. */
   settled?(sql: Sql, recordIds: string[], at: Date): Promise<void>;
 }

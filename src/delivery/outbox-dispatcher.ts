@@ -6,7 +6,6 @@ import type { SecretBox } from '../common/crypto/secret-box.js';
 import { Database } from '../database/database.js';
 import type { Sql } from '../database/sql.js';
 import { backoffMs } from '../jobs/backoff.js';
-import type { JobQueue } from '../jobs/job-queue.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import type { Lease } from '../jobs/lease.js';
 import { Metrics } from '../metrics/metrics.js';
@@ -24,24 +23,26 @@ import { SMS_PROVIDER, type SmsProvider } from './sms-provider.js';
 export const MAX_DELIVERY_ATTEMPTS = 10;
 const MAX_BACKOFF_MS = 30_000;
 
+/** The outbox's lanes, each a job queue of its own: OTPs and other single messages, and those of bulk sends and campaigns. */
+export type OutboxLane = 'priority' | 'bulk';
+const LANES: readonly OutboxLane[] = ['priority', 'bulk'];
+
 type Outcome =
-  | { entry: OutboxEntry; kind: 'sent'; provider: string; providerIds: string[]; receiptsExpected: boolean }
+  | { entry: OutboxEntry; kind: 'sent'; provider: string; providerIds: string[]; retries: number; receiptsExpected: boolean }
   | { entry: OutboxEntry; kind: 'failed'; provider: string | null; providerStatus: string | null }
   | { entry: OutboxEntry; kind: 'retry'; retryAt: Date; reason: string; resume: string | null };
 
 /**
- * The outbox's job queue: hands each claimed entry to its provider, then
- * records the batch's outcomes. Hand-over is at-least-once: an entry whose
- * acceptance was not recorded before a crash is offered again when its lease
- * runs out; one recorded as accepted is never sent again.
+ * The outbox's job queues, one per lane: each hands its claimed entries to
+ * their provider, then records the batch's outcomes. The lanes are claimed
+ * apart, so that an OTP is handed over at once while a lot of thousands goes
+ * out beside it. Hand-over is at-least-once: an entry whose acceptance was not
+ * recorded before a crash is offered again when its lease runs out; one
+ * recorded as accepted is never sent again.
  */
 @Injectable()
-export class OutboxDispatcher implements JobQueue<OutboxEntry> {
-  static readonly QUEUE = 'outbox';
-  readonly name = OutboxDispatcher.QUEUE;
-  readonly batchSize = 50;
-  readonly pollMs = 1_000;
-  readonly leaseMs: number;
+export class OutboxDispatcher {
+  static readonly QUEUES: Record<OutboxLane, string> = { priority: 'outbox', bulk: 'outbox-bulk' };
   private readonly logger = new Logger(OutboxDispatcher.name);
 
   constructor(
@@ -60,28 +61,36 @@ export class OutboxDispatcher implements JobQueue<OutboxEntry> {
     @Inject(deliveryConfig.KEY) config: DeliveryConfig,
     private readonly metrics: Metrics,
   ) {
-    this.leaseMs = config.outboxLeaseSeconds * 1000;
-    jobs.register(this);
+    for (const lane of LANES) {
+      jobs.register({
+        name: OutboxDispatcher.QUEUES[lane],
+        batchSize: 50,
+        pollMs: 1_000,
+        leaseMs: config.outboxLeaseSeconds * 1000,
+        claim: (sql, lease, now, limit) => this.claim(sql, lease, now, limit, lane),
+        process: (entries) => this.process(entries as OutboxEntry[]),
+      });
+    }
     smsProvider.onReady?.(() => void this.expedite('sms'));
   }
 
-  /** Asks for a hand-over soon; cheap to call after every committed send. */
-  wake(): void {
-    this.jobs.wake(this.name);
+  /** Asks for a hand-over soon in the lane that received work, or in both; cheap to call after every committed send. */
+  wake(lane?: OutboxLane): void {
+    for (const each of lane ? [lane] : LANES) this.jobs.wake(OutboxDispatcher.QUEUES[each]);
   }
 
   /**
-   * Claims due entries; a scheduled message is promoted to pending in the same
-   * unit, or its entry dropped if it was cancelled. Claims again in place of
-   * the dropped ones, so that a batch short of `limit` still means nothing
-   * more is due: the runner stops draining on a short batch, and a cancelled
-   * lot must not hold back what is due after it.
+   * Claims due entries of a lane; a scheduled message is promoted to pending in
+   * the same unit, or its entry dropped if it was cancelled. Claims again in
+   * place of the dropped ones, so that a batch short of `limit` still means
+   * nothing more is due: the runner stops draining on a short batch, and a
+   * cancelled lot must not hold back what is due after it.
    */
-  async claim(sql: Sql, lease: Lease, now: Date, limit: number): Promise<OutboxEntry[]> {
+  async claim(sql: Sql, lease: Lease, now: Date, limit: number, lane: OutboxLane): Promise<OutboxEntry[]> {
     const kept: OutboxEntry[] = [];
     for (;;) {
       const wanted = limit - kept.length;
-      const entries = await this.outbox.claim(sql, lease, now, wanted);
+      const entries = await this.outbox.claim(sql, lease, now, wanted, lane === 'bulk');
       kept.push(...(await this.withoutCancelled(sql, entries)));
       if (entries.length < wanted || kept.length === limit) return kept;
     }
@@ -109,7 +118,7 @@ export class OutboxDispatcher implements JobQueue<OutboxEntry> {
     const provider = entry.kind === 'sms' ? this.smsProviderFor(entry) : this.emailProviderFor(entry);
     const receiptsExpected = 'sendsReceipts' in provider && provider.sendsReceipts;
     try {
-      return { entry, kind: 'sent', provider: provider.name, providerIds: await this.send(entry), receiptsExpected };
+      return { entry, kind: 'sent', provider: provider.name, ...(await this.send(entry)), receiptsExpected };
     } catch (error) {
       return this.refused(entry, provider.name, error);
     }
@@ -123,11 +132,12 @@ export class OutboxDispatcher implements JobQueue<OutboxEntry> {
         const { entry } = outcome;
         const records = this.records.for(entry.kind);
         if (outcome.kind === 'retry') {
-          await records.countRetry?.(sql, entry.recordId);
+          await records.countRetry?.(sql, entry.recordId, 1);
           await this.outbox.retryAt(sql, entry.id, outcome.retryAt, outcome.reason, outcome.resume);
           continue;
         }
         if (outcome.kind === 'sent') {
+          if (outcome.retries > 0) await records.countRetry?.(sql, entry.recordId, outcome.retries);
           await records.markSent(sql, entry.recordId, outcome.provider, outcome.providerIds, now, outcome.receiptsExpected);
         } else if (await records.markFailed(sql, entry.recordId, outcome.provider, outcome.providerStatus, now)) {
           if (!entry.test && entry.amount > 0) await this.ledger.add(sql, entry.accountId, entry.amount, 'refund', { type: chargedFor(entry), id: entry.recordId }, now);
@@ -156,7 +166,7 @@ export class OutboxDispatcher implements JobQueue<OutboxEntry> {
     this.wake();
   }
 
-  private async send(entry: OutboxEntry): Promise<string[]> {
+  private async send(entry: OutboxEntry): Promise<{ providerIds: string[]; retries: number }> {
     const payload = readPayload(this.box, entry.payload);
     if (entry.kind === 'sms') {
       const sms = payload as SmsPayload;
@@ -164,9 +174,10 @@ export class OutboxDispatcher implements JobQueue<OutboxEntry> {
         messageId: entry.recordId,
         validUntil: entry.deliverBefore,
         resume: entry.resume,
+        bulk: entry.bulk,
         ...sms,
       });
-      return accepted.providerIds;
+      return { providerIds: accepted.providerIds, retries: accepted.retries ?? 0 };
     }
     const email = payload as EmailPayload;
     const rendered = renderEmail(email.text, email.language, email.applicationName);
@@ -177,7 +188,7 @@ export class OutboxDispatcher implements JobQueue<OutboxEntry> {
       secrets: email.secrets,
       ...rendered,
     });
-    return accepted.providerIds;
+    return { providerIds: accepted.providerIds, retries: 0 };
   }
 
   private refused(entry: OutboxEntry, provider: string, error: unknown): Outcome {

@@ -22,7 +22,7 @@ export interface NewOutboxEntry {
   scheduled?: boolean;
   /** When the entry is due; `at` by default. */
   availableAt?: Date;
-  /** A message of a bulk send or a campaign (an OTP is not). */
+  /** A message of a bulk send or a campaign (an OTP is not): it waits in the bulk lane. */
   bulk?: boolean;
 }
 
@@ -40,6 +40,7 @@ export interface OutboxEntry {
   /** What an earlier attempt had handed over, for the provider to go on from. */
   resume: string | null;
   scheduled: boolean;
+  bulk: boolean;
 }
 
 interface OutboxRow {
@@ -54,10 +55,11 @@ interface OutboxRow {
   attempts: number | string;
   resume_state: string | null;
   scheduled: unknown;
+  bulk: unknown;
 }
 
 const OUTBOX = new LeasedTable('outbox', [
-  'id', 'kind', 'record_id', 'account_id', 'amount', 'payload', 'is_test', 'deliver_before', 'attempts', 'resume_state', 'scheduled',
+  'id', 'kind', 'record_id', 'account_id', 'amount', 'payload', 'is_test', 'deliver_before', 'attempts', 'resume_state', 'scheduled', 'bulk',
 ]);
 
 /**
@@ -76,9 +78,9 @@ export class OutboxRepository {
     await sql.insertManyLater('outbox', entries.map(toRow));
   }
 
-  /** Claims up to `limit` due entries; other instances skip the rows this one holds. */
-  async claim(sql: Sql, lease: Lease, now: Date, limit: number): Promise<OutboxEntry[]> {
-    const rows = await OUTBOX.claim<OutboxRow>(sql, lease, now, limit);
+  /** Claims up to `limit` due entries of one lane; other instances skip the rows this one holds. */
+  async claim(sql: Sql, lease: Lease, now: Date, limit: number, bulk: boolean): Promise<OutboxEntry[]> {
+    const rows = await OUTBOX.claim<OutboxRow>(sql, lease, now, limit, { where: 'bulk = ?', params: [bulk] });
     return rows.map((row) => ({
       id: Number(row.id),
       kind: row.kind,
@@ -91,6 +93,7 @@ export class OutboxRepository {
       attempts: Number(row.attempts) + 1,
       resume: row.resume_state,
       scheduled: readBoolean(row.scheduled),
+      bulk: readBoolean(row.bulk),
     }));
   }
 
@@ -110,15 +113,18 @@ export class OutboxRepository {
   }
 
   /**
-   * Makes the entries of a kind that wait for a retry due now: not those
-   * claimed, nor those never tried, which wait for their scheduled time.
+   * Makes the entries of a kind that wait for a retry due now: tried before and not claimed (a scheduled entry
+   * not yet due has no attempt). Lane by lane, as the claim index leads with the lane.
    */
   async expedite(sql: Sql, kind: OutboxKind, now: Date): Promise<number> {
-    return sql.run('UPDATE outbox SET available_at = ? WHERE kind = ? AND claimed_by IS NULL AND attempts > 0 AND available_at > ?', [
-      now,
-      kind,
-      now,
-    ]);
+    let expedited = 0;
+    for (const bulk of [false, true]) {
+      expedited += await sql.run(
+        'UPDATE outbox SET available_at = ? WHERE bulk = ? AND available_at > ? AND kind = ? AND claimed_by IS NULL AND attempts > 0',
+        [now, bulk, now, kind],
+      );
+    }
+    return expedited;
   }
 
   /** Entries not yet settled, and when the oldest was written. */
@@ -145,6 +151,7 @@ function toRow(entry: NewOutboxEntry): Record<string, Param> {
     deliver_before: entry.deliverBefore,
     attempts: 0,
     scheduled: entry.scheduled ?? false,
+    bulk: entry.bulk ?? false,
     available_at: entry.availableAt ?? entry.at,
     // when it joins the queue of due entries: a scheduled one, when its time comes
     created_at: entry.availableAt ?? entry.at,

@@ -14,11 +14,17 @@ export interface SmsSubmission {
   validUntil: Date | null;
   /** What an earlier attempt had handed over (see TransientDeliveryError.resume), or null. */
   resume: string | null;
+  /** A message of a bulk send or a campaign, which may wait behind the others. */
+  bulk: boolean;
+  /** Minutes the operator keeps trying, from when it takes the message; else `validUntil` bounds it. */
+  validityMinutes?: number;
 }
 
 export interface SmsAccepted {
   /** The provider's identifiers, one per part; delivery receipts name one of them. */
   providerIds: string[];
+  /** Submits made again because the provider was busy (each a hand-over retry). */
+  retries?: number;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { placeholders, type Param, type Sql } from '../database/sql.js';
 import { LeaseLost, type Lease } from './lease.js';
 
-/** Extra conditions on the rows a queue claims, ANDed with `available_at <= now`. */
+/** Extra conditions on the rows a queue claims, ANDed with `available_at <= now`: a lane, led by its index. */
 export interface ClaimFilter {
   where: string;
   params: readonly Param[];
@@ -28,12 +28,17 @@ export class LeasedTable {
 
   /** Up to `limit` due rows, oldest first, now leased to `lease.owner`. */
   async claim<Row extends { id: number | string }>(sql: Sql, lease: Lease, now: Date, limit: number, filter?: ClaimFilter): Promise<Row[]> {
+    const due = `available_at <= ?${filter ? ` AND ${filter.where}` : ''} ORDER BY available_at, id`;
+    const params = [now, ...(filter?.params ?? [])];
+    let wanted = Number(limit);
+    if (sql.dialect === 'mysql' && filter) {
+      // InnoDB locks the row at which a locking scan ends: past a lane's last due row, the first row of the next lane,
+      // which that lane's claim would then skip. Counted first (without locks), the scan stops on the lane's last row.
+      wanted = (await sql.all(`SELECT id FROM ${this.table} WHERE ${due} LIMIT ${wanted}`, params)).length;
+      if (wanted === 0) return [];
+    }
     const skipLocked = sql.dialect === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '';
-    const rows = await sql.all<Row>(
-      `${this.select} WHERE available_at <= ?${filter ? ` AND ${filter.where}` : ''}
-        ORDER BY available_at, id LIMIT ${Number(limit)}${skipLocked}`,
-      [now, ...(filter?.params ?? [])],
-    );
+    const rows = await sql.all<Row>(`${this.select} WHERE ${due} LIMIT ${wanted}${skipLocked}`, params);
     if (rows.length === 0) return rows;
     const ids = rows.map((row) => row.id);
     // the rows are locked (MySQL) or the writer is this unit (SQLite): the lease travels with the commit

@@ -144,7 +144,7 @@ export class SendOtp {
       throw ApiError.insufficientBalance(toAmount(amount), toAmount(balance));
     }
 
-    this.delivery.committed();
+    this.delivery.committed('priority');
     return result;
   }
 

@@ -196,8 +196,8 @@ export class MessageOutRepository {
     return changed === 1;
   }
 
-  async countRetry(sql: Sql, uniqId: string): Promise<void> {
-    await sql.later('UPDATE message_out SET dlr_number_retry = dlr_number_retry + 1 WHERE uniq_id = ?', [uniqId]);
+  async countRetry(sql: Sql, uniqId: string, times: number): Promise<void> {
+    await sql.later('UPDATE message_out SET dlr_number_retry = dlr_number_retry + ? WHERE uniq_id = ?', [times, uniqId]);
   }
 
   /**

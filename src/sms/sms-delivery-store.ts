@@ -25,8 +25,8 @@ export class SmsDeliveryStore implements DeliveryRecordStore {
     return this.messages.promoteScheduled(sql, uniqIds);
   }
 
-  countRetry(sql: Sql, uniqId: string): Promise<void> {
-    return this.messages.countRetry(sql, uniqId);
+  countRetry(sql: Sql, uniqId: string, times: number): Promise<void> {
+    return this.messages.countRetry(sql, uniqId, times);
   }
 
   /** Once a batch's hand-overs are recorded: the events of the changes, read back in one statement. */

@@ -1,7 +1,7 @@
 /** The parts of the `smpp` package (node-smpp) this service uses. */
 declare module 'smpp' {
   import type { EventEmitter } from 'node:events';
-  import type { Server as NetServer } from 'node:net';
+  import type { Server as NetServer, Socket } from 'node:net';
 
   namespace smpp {
     interface PDU {
@@ -14,6 +14,7 @@ declare module 'smpp' {
     }
 
     class Session extends EventEmitter {
+      socket: Socket;
       send(pdu: PDU, responseCallback?: (response: PDU) => void, sendCallback?: (pdu: PDU) => void): boolean;
       bind_transceiver(options: Record<string, unknown>, callback?: (response: PDU) => void): boolean;
       submit_sm(options: Record<string, unknown>, callback?: (response: PDU) => void): boolean;

@@ -27,12 +27,16 @@ export type SubmitAnswer = number;
  * answers with chosen statuses, and sends delivery receipts and inbound messages on demand.
  */
 export class FakeSmsc {
+  /** The submits taken, each with the message id it was given. */
   readonly submits: ReceivedSubmit[] = [];
+  /** Every submit_sm received, taken or answered otherwise. */
+  received = 0;
   binds = 0;
   unbinds = 0;
   /** How long the SMSC takes to answer each accepted submit. */
   submitDelayMs = 0;
   private readonly answers: SubmitAnswer[] = [];
+  private every: { count: number; status: SubmitAnswer; after: number } | null = null;
   private server: smpp.Server | undefined;
   private nextId = 1000;
   port = 0;
@@ -68,6 +72,11 @@ export class FakeSmsc {
   /** The next submits get these command statuses (e.g. smpp.ESME_RTHROTTLED), one each. */
   answerNext(...statuses: SubmitAnswer[]): void {
     this.answers.push(...statuses);
+  }
+
+  /** Every `count`-th submit_sm received from now on (counting all of them) gets this status instead of being taken. */
+  answerEvery(count: number, status: SubmitAnswer): void {
+    this.every = { count, status, after: this.received };
   }
 
   /** Sends a delivery receipt for a message id on the first bound session. */
@@ -116,6 +125,8 @@ export class FakeSmsc {
   }
 
   private serve(session: smpp.Session): void {
+    // answers go out as they are ready, as an SMSC's do
+    session.socket.setNoDelay(true);
     session.on('bind_transceiver', (pdu: smpp.PDU) => {
       const ok = pdu.system_id === this.systemId && pdu.password === this.password;
       session.send(pdu.response({ command_status: ok ? smpp.ESME_ROK : smpp.ESME_RBINDFAIL }));
@@ -129,7 +140,8 @@ export class FakeSmsc {
       session.close();
     });
     session.on('submit_sm', (pdu: smpp.PDU) => {
-      const status = this.answers.shift() ?? smpp.ESME_ROK;
+      this.received++;
+      const status = this.answers.shift() ?? (this.every && (this.received - this.every.after) % this.every.count === 0 ? this.every.status : smpp.ESME_ROK);
       if (status !== smpp.ESME_ROK) {
         session.send(pdu.response({ command_status: status }));
         return;

@@ -19,11 +19,11 @@ export interface TestApp {
   clock: FakeClock;
   admin: AdminService;
   database: Database;
-  /** Hands every due outbox entry over now. */
+  /** Hands every due outbox entry over now, in both lanes. */
   deliver(): Promise<void>;
   /** Runs the named job queue until nothing is due. */
   drain(queue: string): Promise<void>;
-  /** Stops the dispatcher, so that messages stay pending until `resumeDelivery()`. */
+  /** Stops the dispatchers of both lanes, so that messages stay pending until `resumeDelivery()`. */
   pauseDelivery(): Promise<void>;
   resumeDelivery(): void;
   /** Runs `work` with the dispatcher stopped, and restarts it afterwards. */
@@ -53,6 +53,9 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
   const fastify = app.getHttpAdapter().getInstance();
   await fastify.ready();
   const jobs = app.get(JobRunner);
+  const outboxQueues = Object.values(OutboxDispatcher.QUEUES);
+  const pauseDelivery = async () => void (await Promise.all(outboxQueues.map((queue) => jobs.pause(queue))));
+  const resumeDelivery = () => outboxQueues.forEach((queue) => jobs.resume(queue));
   const answers = new OpenApiAnswers((await fastify.inject({ method: 'GET', url: '/docs-json' })).json());
 
   return {
@@ -60,16 +63,16 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
     clock,
     admin: app.get(AdminService),
     database: app.get(Database),
-    deliver: () => jobs.drainNow(OutboxDispatcher.QUEUE),
+    deliver: async () => void (await Promise.all(outboxQueues.map((queue) => jobs.drainNow(queue)))),
     drain: (queue) => jobs.drainNow(queue),
-    pauseDelivery: () => jobs.pause(OutboxDispatcher.QUEUE),
-    resumeDelivery: () => jobs.resume(OutboxDispatcher.QUEUE),
+    pauseDelivery,
+    resumeDelivery,
     withDeliveryPaused: async (work) => {
-      await jobs.pause(OutboxDispatcher.QUEUE);
+      await pauseDelivery();
       try {
         return await work();
       } finally {
-        jobs.resume(OutboxDispatcher.QUEUE);
+        resumeDelivery();
       }
     },
     http: () => checkedAgainst(answers, request(app.getHttpServer())),

@@ -16,11 +16,19 @@ export interface SmppConnectionOptions {
 
 type Pending = { reject: (error: Error) => void };
 
+/** Answers by which the SMSC asks us to slow down: the same submit may be sent again after a pause. */
+export const BUSY_STATUSES: ReadonlySet<number> = new Set([smpp.ESME_RTHROTTLED, smpp.ESME_RMSGQFUL]);
+/** The pause after a busy answer, doubled each time the SMSC is still busy after one, up to the longest. */
+const FIRST_PAUSE_MS = 20;
+const LONGEST_PAUSE_MS = 1_000;
+
 /**
  * One long-lived SMPP 3.4 transceiver bind: reconnects with exponential
  * backoff when the SMSC drops it, keeps it alive with enquire_link, answers
  * the SMSC's enquire_link and unbind, bounds the submits in flight to a
- * window, and holds submits back while the SMSC says it is throttled.
+ * window (bulk submits wait behind the others for a place), and holds every
+ * submit back for a while when the SMSC answers that it is throttled or its
+ * queue is full: 20 ms, doubled while it stays busy, up to a second.
  * Emits `bound` after each successful bind and `deliver_sm` (pdu, respond).
  */
 export class SmppConnection extends EventEmitter {
@@ -29,9 +37,13 @@ export class SmppConnection extends EventEmitter {
   private reconnects = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private inFlight = 0;
-  private readonly waiting: Array<() => void> = [];
+  /** Submits waiting for a place in the window, by lane. */
+  private readonly waiting = { priority: [] as Array<() => void>, bulk: [] as Array<() => void> };
   private readonly pending = new Set<Pending>();
-  private throttledUntil = 0;
+  /** Submits wait until then; pauses so far, and those in a row without an answer that the SMSC was not busy. */
+  private pausedUntil = 0;
+  private pauses = 0;
+  private pausesInARow = 0;
 
   constructor(
     private readonly endpoint: SmppEndpoint,
@@ -56,6 +68,8 @@ export class SmppConnection extends EventEmitter {
     const session = smpp.connect({
       url: `${this.endpoint.tls ? 'ssmpp' : 'smpp'}://${this.endpoint.host}:${this.endpoint.port}`,
       auto_enquire_link_period: this.options.enquireLinkMs,
+      // each PDU is written as soon as it is ready: Nagle's algorithm would hold a submit back until the previous one is acknowledged
+      noDelay: true,
     });
     this.session = session;
     session.on('connect', () => this.bind(session));
@@ -72,21 +86,20 @@ export class SmppConnection extends EventEmitter {
     session.on('close', () => this.onClose(session));
   }
 
-  /** Sends one submit_sm within the window and resolves with its response. */
-  async submit(parameters: Record<string, unknown>): Promise<smpp.PDU> {
-    await this.enterWindow();
+  /** Sends one submit_sm within the window, once any pause is over, and resolves with its response. */
+  async submit(parameters: Record<string, unknown>, bulk: boolean): Promise<smpp.PDU> {
+    await this.enterWindow(bulk);
     try {
-      const wait = this.throttledUntil - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      return await this.request((session, callback) => session.submit_sm(parameters, callback));
+      for (let wait = this.pausedUntil - Date.now(); wait > 0; wait = this.pausedUntil - Date.now()) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+      const sentAfter = this.pauses;
+      const response = await this.request((session, callback) => session.submit_sm(parameters, callback));
+      this.pace(response.command_status, sentAfter);
+      return response;
     } finally {
       this.leaveWindow();
     }
-  }
-
-  /** The SMSC answered ESME_RTHROTTLED: hold every submit back for a while. */
-  throttle(ms: number): void {
-    this.throttledUntil = Math.max(this.throttledUntil, Date.now() + ms);
   }
 
   /** Unbinds politely (answered or not within a second) and stops reconnecting. */
@@ -164,13 +177,36 @@ export class SmppConnection extends EventEmitter {
     });
   }
 
-  private async enterWindow(): Promise<void> {
-    while (this.inFlight >= this.options.window) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.inFlight++;
+  /**
+   * A busy answer to a submit sent since the last pause began starts a longer
+   * one; answers to submits already on their way when it began say nothing new.
+   * Any other answer to such a submit ends the series.
+   */
+  private pace(commandStatus: number, sentAfter: number): void {
+    if (sentAfter !== this.pauses) return;
+    if (!BUSY_STATUSES.has(commandStatus)) {
+      this.pausesInARow = 0;
+      return;
+    }
+    const pauseMs = Math.min(FIRST_PAUSE_MS * 2 ** this.pausesInARow, LONGEST_PAUSE_MS);
+    this.pauses++;
+    this.pausesInARow++;
+    this.pausedUntil = Date.now() + pauseMs;
+  }
+
+  /** Takes a place in the window, or waits for one to be handed over (the priority lane's first). */
+  private async enterWindow(bulk: boolean): Promise<void> {
+    // nobody waits while the window has room: a place is handed straight to a waiting submit
+    if (this.inFlight < this.options.window) {
+      this.inFlight++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting[bulk ? 'bulk' : 'priority'].push(resolve));
   }
 
   private leaveWindow(): void {
-    this.inFlight--;
-    this.waiting.shift()?.();
+    const next = this.waiting.priority.shift() ?? this.waiting.bulk.shift();
+    if (next) next();
+    else this.inFlight--;
   }
 }

@@ -1,0 +1,120 @@
+// Hand-over to a local SMSC: lots sent to a group through POST /v1/sms/send by a service bound over SMPP to an SMSC in
+// this process, timed at the SMSC from a lot's first submit_sm to its last; and an OTP sent while each lot goes out,
+// timed from its request to its submit_sm.
+import smpp from 'smpp';
+import { runCli, startNode } from './processes.mjs';
+
+const CONTACTS_PER_REQUEST = 1000;
+
+/**
+ * Starts an SMSC on loopback and the service (production settings, `SMS_PROVIDER=smpp`, `SMPP_WINDOW=window`) on
+ * `port`, puts `messages` contacts in a group, then sends `rounds` lots to that group one after the other, each
+ * handed over before the next. Messages per second of each lot, from its first submit to its last; the median. Once
+ * a tenth of a lot is out, an OTP is sent: how long it took to reach the SMSC.
+ */
+export async function smscHandOver(env, { port, messages, window, rounds }) {
+  const smsc = await startSmsc();
+  const service = await startNode('service', ['--max-old-space-size=128', '--max-semi-space-size=16', 'dist/main.js'], {
+    env: { ...env, PORT: String(port), SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url, SMPP_WINDOW: String(window) },
+    port,
+    healthPath: '/health/live',
+  });
+  try {
+    await until(() => smsc.binds > 0, 10_000, () => 'the service did not bind to the SMSC');
+    const account = runCli(env, 'account:create', '--name', 'Bench hand-over', '--balance', '100000000', '--sender', 'HANDOVER');
+    const call = api(service.url, `Bearer ${account.api_key}`);
+    const group = (await call('POST', '/v1/group', { name: 'Hand-over' })).id;
+    for (let start = 0; start < messages; start += CONTACTS_PER_REQUEST) {
+      const contacts = Array.from({ length: Math.min(CONTACTS_PER_REQUEST, messages - start) }, (_, n) => ({
+        phone: `+22507${String(60_000_000 + start + n)}`,
+        name: `Client ${start + n}`,
+      }));
+      await call('POST', '/v1/contact/bulk', { contacts, group_ids: [group] });
+    }
+
+    const lots = [];
+    for (let round = 0; round < rounds; round++) {
+      const submitted = smsc.submits;
+      const requested = Date.now();
+      const sent = await call('POST', '/v1/sms/send', { group_ids: [group], message: 'Bonjour ##NAME##, votre commande est prête.' });
+      if (sent.count !== messages) throw new Error(`the lot holds ${sent.count} messages, not ${messages}`);
+      const accepted = Date.now();
+      await until(() => smsc.submits - submitted >= messages / 10, 600_000, () => 'the lot did not start');
+      const otpTo = `+22501${String(10_000_000 + round)}`;
+      const otpSent = Date.now();
+      await call('POST', '/v1/otp/send', { channel: 'SMS', to: otpTo, message: 'Votre code est ##OTP##' });
+      await until(() => smsc.arrivedAt(otpTo) !== undefined, 60_000, () => 'the OTP did not reach the SMSC');
+      const otpMs = smsc.arrivedAt(otpTo) - otpSent;
+      await until(() => smsc.submits - submitted >= messages + 1, 600_000, () => `the lot was not handed over: ${smsc.submits - submitted - 1} of ${messages}`);
+      const seconds = (smsc.lastAt - smsc.firstAfter(submitted)) / 1000;
+      const lot = { seconds, per_second: Math.round(messages / seconds), accept_seconds: (accepted - requested) / 1000, otp_ms: otpMs };
+      lots.push(lot);
+      console.log(`hand-over: ${messages} messages in ${seconds.toFixed(2)} s, ${lot.per_second}/s (accepted in ${lot.accept_seconds} s); an OTP sent mid-lot reached the SMSC in ${otpMs} ms`);
+    }
+    const middle = [...lots].sort((a, b) => a.per_second - b.per_second)[Math.floor(lots.length / 2)];
+    return { messages, window, rounds, lots, ...middle, otp_ms_max: Math.max(...lots.map((lot) => lot.otp_ms)) };
+  } finally {
+    await service.stop();
+    await smsc.stop();
+  }
+}
+
+function api(url, auth) {
+  return async (method, path, body) => {
+    const answer = await fetch(`${url}${path}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = await answer.json();
+    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(json).slice(0, 300)}`);
+    return json.data;
+  };
+}
+
+/** An SMSC that takes every bind and every submit_sm, and notes when each submit arrived (and to whom, for the OTPs). */
+async function startSmsc() {
+  const arrivals = [];
+  const otps = new Map();
+  let binds = 0;
+  const server = smpp.createServer((session) => {
+    // answers go out as they are ready, as an SMSC's do
+    session.socket.setNoDelay(true);
+    session.on('bind_transceiver', (pdu) => {
+      binds++;
+      session.send(pdu.response());
+    });
+    session.on('enquire_link', (pdu) => session.send(pdu.response()));
+    session.on('unbind', (pdu) => {
+      session.send(pdu.response());
+      session.close();
+    });
+    session.on('submit_sm', (pdu) => {
+      arrivals.push(Date.now());
+      if (pdu.destination_addr.startsWith('22501')) otps.set(`+${pdu.destination_addr}`, Date.now());
+      session.send(pdu.response({ message_id: String(arrivals.length) }));
+    });
+    session.on('error', () => undefined);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `smpp://bench:bench@127.0.0.1:${server.address().port}`,
+    get binds() {
+      return binds;
+    },
+    get submits() {
+      return arrivals.length;
+    },
+    get lastAt() {
+      return arrivals.at(-1);
+    },
+    firstAfter: (count) => arrivals[count],
+    arrivedAt: (to) => otps.get(to),
+    stop: async () => {
+      for (const session of [...server.sessions]) session.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+async function until(condition, timeoutMs, failure) {
+  for (const deadline = Date.now() + timeoutMs; !condition(); await new Promise((resolve) => setTimeout(resolve, 10))) {
+    if (Date.now() > deadline) throw new Error(failure());
+  }
+}
