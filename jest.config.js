@@ -13,6 +13,7 @@ const common = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
     // its ESM build imports JSON without an import attribute, which Jest warns about
     '^libphonenumber-js$': '<rootDir>/node_modules/libphonenumber-js/index.cjs',
+    '^libphonenumber-js/max$': '<rootDir>/node_modules/libphonenumber-js/max/index.cjs',
   },
   transform: { '^.+\\.ts$': tsJest },
   testEnvironment: 'node',

@@ -14,6 +14,7 @@ import { ContactModule } from './contact/contact.module.js';
 import { ContactImportModule } from './contact-import/contact-import.module.js';
 import { GroupModule } from './group/group.module.js';
 import { HealthModule } from './health/health.module.js';
+import { HlrModule } from './hlr/hlr.module.js';
 import { InboundSmsModule } from './inbound-sms/inbound-sms.module.js';
 import { JobsModule, JobWorkersModule } from './jobs/jobs.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -46,6 +47,7 @@ import { WebhookModule } from './webhook/webhook.module.js';
     UsageModule,
     BalanceModule,
     InboundSmsModule,
+    HlrModule,
     WebhookModule,
     GroupModule,
     ContactModule,

@@ -25,7 +25,7 @@ export class BillingService {
 
   /** Null when no price applies to the destination. */
   async quote(sql: Sql, channel: PricedChannel, dialCode: string, text: string): Promise<Quote | null> {
-    const price = await this.priceFor(sql, channel, dialCode);
+    const price = await this.unitPrice(sql, channel, dialCode);
     if (!price) return null;
     if (channel === 'EMAIL') {
       return { priceId: price.id, priceDescription: price.description, amount: price.amount, segments: 1, encoding: null };
@@ -40,7 +40,8 @@ export class BillingService {
     };
   }
 
-  private async priceFor(sql: Sql, channel: PricedChannel, dialCode: string): Promise<Price | null> {
+  /** The price row that applies to the destination (its own, else the channel's `*`); null when none does. */
+  async unitPrice(sql: Sql, channel: PricedChannel, dialCode: string): Promise<Price | null> {
     const key = `${channel}|${dialCode}`;
     const now = Date.now();
     const cached = this.cache.get(key, now);

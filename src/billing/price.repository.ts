@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
 
-export type PricedChannel = 'SMS' | 'EMAIL';
+export type PricedChannel = 'SMS' | 'EMAIL' | 'HLR';
 
 export interface Price {
   id: string;
   description: string;
-  /** Hundredths, per SMS segment or per e-mail. */
+  /** Hundredths, per SMS segment, per e-mail or per number looked up. */
   amount: number;
 }
 

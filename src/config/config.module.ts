@@ -3,6 +3,7 @@ import { appConfig } from './app.config.js';
 import { contactImportConfig } from './contact-import.config.js';
 import { databaseConfig } from './database.config.js';
 import { deliveryConfig } from './delivery.config.js';
+import { hlrConfig } from './hlr.config.js';
 import { parseEnvironment } from './environment.js';
 import { optOutConfig } from './opt-out.config.js';
 import { otpConfig } from './otp.config.js';
@@ -14,7 +15,7 @@ import { webhookConfig } from './webhook.config.js';
 export const AppConfigModule = ConfigModule.forRoot({
   isGlobal: true,
   cache: true,
-  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig, smsConfig, optOutConfig],
+  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig, smsConfig, optOutConfig, hlrConfig],
   validate: (raw) => {
     parseEnvironment(raw);
     return raw;

@@ -181,6 +181,37 @@ export class EnvironmentVariables {
   @Max(3600)
   CONTACT_IMPORT_LEASE_SECONDS = 60;
 
+  @IsIn(['local', 'http'])
+  HLR_PROVIDER: 'local' | 'http' = 'local';
+
+  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'HLR_URL must be an http(s) URL' })
+  HLR_URL = 'https://api.nexmo.com/ni/advanced/json';
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  HLR_API_KEY?: string = undefined;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  HLR_API_SECRET?: string = undefined;
+
+  @IsInt()
+  @Min(100)
+  @Max(120000)
+  HLR_TIMEOUT_MS = 10000;
+
+  @IsInt()
+  @Min(0)
+  @Max(5)
+  HLR_RETRIES = 2;
+
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  HLR_MAX_BATCH = 1000;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';
 

@@ -8,6 +8,7 @@ import { BalanceEventDataDto, BalanceWebhookEventDto } from './dto/balance-event
 import { ContactEventDataDto, ContactWebhookEventDto } from './dto/contact-event.dto.js';
 import { SenderEventDataDto, SenderWebhookEventDto } from './dto/sender-event.dto.js';
 import { ContactImportEventDataDto, ContactImportWebhookEventDto } from './dto/contact-import-event.dto.js';
+import { HlrWebhookEventDto } from './dto/hlr-event.dto.js';
 import { SmsEventDataDto, SmsWebhookEventDto } from './dto/sms-event.dto.js';
 import { SmsReceivedEventDataDto, SmsReceivedWebhookEventDto } from './dto/sms-received-event.dto.js';
 import { UpdateWebhookDto, WebhookConfigDto, WebhookSecretDto } from './dto/webhook-config.dto.js';
@@ -23,6 +24,7 @@ import { WebhookSettingsService } from './webhook-settings.service.js';
   ContactEventDataDto,
   ContactImportWebhookEventDto,
   ContactImportEventDataDto,
+  HlrWebhookEventDto,
   SenderWebhookEventDto,
   SenderEventDataDto,
   BalanceWebhookEventDto,
@@ -48,7 +50,7 @@ export class AccountWebhookController {
     description:
       'The URL must be http(s), carry no credentials and resolve to public addresses only (checked now and before every attempt). ' +
       'A PUT enables a disabled webhook again. The first one also creates the signing secret, returned once in `secret`. ' +
-      'Events are POSTed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers); see the `SmsWebhookEventDto`, `SmsReceivedWebhookEventDto`, `ContactWebhookEventDto`, `ContactImportWebhookEventDto`, `SenderWebhookEventDto` and `BalanceWebhookEventDto` schemas.',
+      'Events are POSTed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers); see the `SmsWebhookEventDto`, `SmsReceivedWebhookEventDto`, `ContactWebhookEventDto`, `ContactImportWebhookEventDto`, `HlrWebhookEventDto`, `SenderWebhookEventDto` and `BalanceWebhookEventDto` schemas.',
   })
   @RespondWith(200, 'succès', WebhookConfigDto)
   @ApiFailure(400, 'erreur_de_validation', 'A field is invalid, or the URL is refused', {

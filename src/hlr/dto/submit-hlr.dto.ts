@@ -1,0 +1,54 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { Messages } from '../../common/validation/messages.js';
+import { rule } from '../../common/validation/rule.js';
+import { IsPhoneCountry } from '../../contact/contact-rules.js';
+
+/** Numbers one request may carry at most (`HLR_MAX_BATCH` may lower it). */
+export const MAX_NUMBERS = 1000;
+
+const IsNumberList = rule(
+  'isNumberList',
+  (value) => Array.isArray(value) && value.length >= 1 && value.length <= MAX_NUMBERS && value.every((item) => typeof item === 'string'),
+  () => `doit être une liste de 1 à ${MAX_NUMBERS} numéros`,
+);
+
+export class SubmitHlrDto {
+  @ApiPropertyOptional({
+    type: [String],
+    minItems: 1,
+    maxItems: MAX_NUMBERS,
+    example: ['+2250707070707', '+221771234567'],
+    description: 'Up to 1,000 numbers, in international form (or national with `default_country`); give `numbers` or `number`',
+  })
+  @ValidateIf((dto: SubmitHlrDto) => dto.numbers !== undefined || dto.number === undefined)
+  @IsDefined({ message: 'au moins un numéro (numbers ou number)' })
+  @IsNumberList()
+  numbers?: string[];
+
+  @ApiPropertyOptional({ example: '+2250707070707', description: 'One number, instead of `numbers`' })
+  @IsOptional()
+  @IsString({ message: Messages.string })
+  @MaxLength(40, { message: Messages.maxLength(40) })
+  number?: string;
+
+  @ApiPropertyOptional({ example: 'verif-4821', description: 'Up to 100 printable ASCII characters, copied onto every lookup' })
+  @IsOptional()
+  @IsString({ message: Messages.string })
+  @Matches(/^[\x20-\x7e]{1,100}$/, { message: '1 à 100 caractères ASCII imprimables' })
+  external_id?: string;
+
+  @ApiPropertyOptional({
+    example: 'https://example.com/hooks/hlr',
+    description: "Where this request's `hlr.completed` events go instead of the account webhook; https, public address",
+  })
+  @IsOptional()
+  @IsString({ message: Messages.string })
+  @MaxLength(2048, { message: Messages.maxLength(2048) })
+  webhook_url?: string;
+
+  @ApiPropertyOptional({ example: 'CI', description: 'ISO 3166-1 alpha-2 country in which national numbers are read' })
+  @IsOptional()
+  @IsPhoneCountry()
+  default_country?: string;
+}
