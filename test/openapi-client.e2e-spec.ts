@@ -10,6 +10,7 @@ import ts from 'typescript';
 import { newId } from '../src/common/ids.js';
 import { CONTACT_IMPORT_QUEUE } from '../src/contact-import/contact-import.worker.js';
 import { InboundMessages } from '../src/delivery/inbound-messages.js';
+import { HLR_QUEUE } from '../src/hlr/hlr.worker.js';
 import { createTenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -33,6 +34,8 @@ interface ClientModule {
   contactEventSummary(event: object): string;
   readInbox(api: Api, from: string): Promise<Record<string, unknown>>;
   inboundEventSummary(event: object): string;
+  lookUpNumbers(api: Api, numbers: string[], answered: () => Promise<void>): Promise<Record<string, unknown>>;
+  hlrEventSummary(event: object): string;
   buildAddressBook(api: Api): Promise<Record<string, unknown>>;
   requestSenderId(api: Api): Promise<Record<string, unknown>>;
   sendToGroupAndCancelALot(api: Api, sendAt: string): Promise<Record<string, unknown>>;
@@ -317,6 +320,26 @@ describe('a client generated from the OpenAPI document', () => {
         data: { id: randomUUID(), from: '+2250707070720', to: '+2250102039999', message: 'Stop', message_encoding: 'GSM7', keyword: 'STOP', received_at: '2026-11-22T08:00:00.000Z' },
       };
       expect(client.inboundEventSummary(event)).toBe('sms.received +2250707070720 > +2250102039999 STOP GSM7');
+    });
+
+    it('looks up numbers once under an Idempotency-Key, reads the answer and the lot, and an hlr.completed event', async () => {
+      const tenant = await createTenant(t);
+      const api = new client.ApiClient(baseUrl, tenant.apiKey);
+
+      expect(await client.lookUpNumbers(api, ['+221771234567', '+22107'], () => t.drain(HLR_QUEUE))).toEqual({
+        batch: { count: 1, amount: 10, rejected: [{ number: '+22107', reason: 'numero_invalide' }], replayed: true },
+        lookup: { number: '+221771234567', status: 'completed', valid: true, reachable: 'unknown', country: 'SN', mcc: '608', mnc: '01', network_name: 'Orange Sénégal', provider: 'local' },
+        lot: ['+221771234567'],
+        missing: { status: 404, message: 'Non trouvé', errors: ['id: aucune recherche HLR pour cet identifiant ou ce lot'] },
+      });
+      const event = {
+        id: randomUUID(),
+        type: 'hlr.completed',
+        created_at: '2026-11-22T08:00:01.000Z',
+        api_version: 'v1',
+        data: (await t.http().get('/v1/hlr?limit=1').set('Authorization', tenant.auth).expect(200)).body.data.items[0],
+      };
+      expect(client.hlrEventSummary(event)).toBe('hlr.completed +221771234567 completed unknown Orange Sénégal -');
     });
 
     it('builds an address book: a group, contacts, a bulk upsert and members, then reads and trims it', async () => {

@@ -19,6 +19,8 @@ export type WebhookBody = Json<paths['/v1/account/webhook']['put']['requestBody'
 export type OptOutBody = Json<paths['/v1/opt-out']['post']['requestBody']>;
 export type OptOutQuery = NonNullable<paths['/v1/opt-out']['get']['parameters']['query']>;
 export type InboundQuery = NonNullable<paths['/v1/sms/in']['get']['parameters']['query']>;
+export type HlrBody = Json<paths['/v1/hlr']['post']['requestBody']>;
+export type HlrQuery = NonNullable<paths['/v1/hlr']['get']['parameters']['query']>;
 export type NewContact = Json<paths['/v1/contact']['post']['requestBody']>;
 export type ContactChanges = Json<paths['/v1/contact/{id}']['patch']['requestBody']>;
 export type ContactBatch = Json<paths['/v1/contact/bulk']['post']['requestBody']>;
@@ -30,6 +32,8 @@ export type SmsEvent = components['schemas']['SmsWebhookEventDto'];
 export type ContactEvent = components['schemas']['ContactWebhookEventDto'];
 /** What a receiver gets for an `sms.received` event. */
 export type InboundEvent = components['schemas']['SmsReceivedWebhookEventDto'];
+/** What a receiver gets for an `hlr.completed` event. */
+export type HlrEvent = components['schemas']['HlrWebhookEventDto'];
 export type ImportEvent = components['schemas']['ContactImportWebhookEventDto'];
 export type ImportFile = paths['/v1/contact/import']['post']['requestBody']['content']['text/csv'];
 export type ImportOptions = NonNullable<paths['/v1/contact/import']['post']['parameters']['query']>;
@@ -165,6 +169,19 @@ export class ApiClient {
     return this.call('GET', `/v1/sms/in?${search.toString()}`);
   }
 
+  lookUp(body: HlrBody, idempotencyKey?: string): Promise<Answer<'/v1/hlr', 'post'>> {
+    return this.call('POST', '/v1/hlr', body, 'application/json', idempotencyKey);
+  }
+
+  lookups(query: HlrQuery = {}): Promise<Answer<'/v1/hlr', 'get'>> {
+    const search = new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]));
+    return this.call('GET', `/v1/hlr?${search.toString()}`);
+  }
+
+  lookup(idOrLot: string): Promise<Answer<'/v1/hlr/{id}', 'get'>> {
+    return this.call('GET', `/v1/hlr/${encodeURIComponent(idOrLot)}`);
+  }
+
   importContacts(file: ImportFile, options: ImportOptions = {}): Promise<Answer<'/v1/contact/import', 'post'>> {
     const query = new URLSearchParams(Object.entries(options).filter((entry): entry is [string, string] => entry[1] !== undefined));
     return this.call('POST', `/v1/contact/import?${query}`, file, 'text/csv');
@@ -199,10 +216,14 @@ export class ApiClient {
     return this.call('PUT', '/v1/balance/alert', { threshold });
   }
 
-  private async call<T>(method: string, path: string, body?: unknown, type = 'application/json'): Promise<T> {
+  private async call<T>(method: string, path: string, body?: unknown, type = 'application/json', idempotencyKey?: string): Promise<T> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'Content-Type': type }) },
+      headers: {
+        Authorization: `Bearer ${this.token}`,
+        ...(body === undefined ? {} : { 'Content-Type': type }),
+        ...(idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey }),
+      },
       body: body === undefined ? null : type === 'application/json' ? JSON.stringify(body) : String(body),
     });
     return { status: response.status, body: await response.json() } as T;
@@ -447,6 +468,33 @@ export async function readInbox(client: ApiClient, from: string) {
     stops: stops.body.data.items.map(({ from, to, message, message_encoding, keyword }) => ({ from, to, message, message_encoding, keyword })),
     page: { count: page.body.data.items.length, has_more: page.body.data.has_more, next_cursor: typeof page.body.data.next_cursor },
     refused: { status: refused.body.status, message: refused.body.message, errors: refused.body.errors },
+  };
+}
+
+/** A receiver's reading of an HLR lookup event body. */
+export const hlrEventSummary = (event: HlrEvent) =>
+  `${event.type} ${event.data.number} ${event.data.status} ${event.data.reachable ?? '-'} ${event.data.network_name ?? '-'} ${event.data.ported ?? '-'}`;
+
+/** Looks up two numbers (one invalid) once under an Idempotency-Key, waits for the answer, lists the lot, then reads a lookup that does not exist. */
+export async function lookUpNumbers(client: ApiClient, numbers: string[], answered: () => Promise<void>) {
+  const batch = await client.lookUp({ numbers, external_id: 'client-hlr' }, 'client-hlr-1');
+  if (batch.status !== 200) throw unexpected(batch);
+  const replay = await client.lookUp({ numbers, external_id: 'client-hlr' }, 'client-hlr-1');
+  if (replay.status !== 200) throw unexpected(replay);
+  await answered();
+  const [first] = batch.body.data.lookups;
+  const one = await client.lookup(first!.id);
+  if (one.status !== 200) throw unexpected(one);
+  const lot = await client.lookups({ lot: batch.body.data.lot, status: 'completed' });
+  if (lot.status !== 200) throw unexpected(lot);
+  const missing = await client.lookup('nope');
+  if (missing.status !== 404) throw unexpected(missing);
+  const { number, status, valid, reachable, country, mcc, mnc, network_name, provider } = one.body.data;
+  return {
+    batch: { count: batch.body.data.count, amount: batch.body.data.amount, rejected: batch.body.data.rejected, replayed: replay.body.data.lot === batch.body.data.lot },
+    lookup: { number, status, valid, reachable, country, mcc, mnc, network_name, provider },
+    lot: lot.body.data.items.map((item) => item.number),
+    missing: { status: missing.body.status, message: missing.body.message, errors: missing.body.errors },
   };
 }
 
