@@ -11,9 +11,10 @@ import { MessageCountry1764800000000 } from './migrations/1764800000000-message-
 import { BulkSms1764500000000 } from './migrations/1764500000000-bulk-sms.js';
 import { InboundSms1764600000000 } from './migrations/1764600000000-inbound-sms.js';
 import { SenderReview1764400000000 } from './migrations/1764400000000-sender-review.js';
+import { Campaigns1764900000000 } from './migrations/1764900000000-campaigns.js';
 import { Webhooks1764200000000 } from './migrations/1764200000000-webhooks.js';
 
-export const MIGRATIONS = [InitialSchema1763769600000, BalanceNeverNegative1764028800000, Webhooks1764200000000, AddressBook1764300000000, SenderReview1764400000000, BulkSms1764500000000, InboundSms1764600000000, BalanceAlert1764700000000, MessageCountry1764800000000];
+export const MIGRATIONS = [InitialSchema1763769600000, BalanceNeverNegative1764028800000, Webhooks1764200000000, AddressBook1764300000000, SenderReview1764400000000, BulkSms1764500000000, InboundSms1764600000000, BalanceAlert1764700000000, MessageCountry1764800000000, Campaigns1764900000000];
 
 /**
  * TypeORM options for the configured database; the schema comes from migrations
