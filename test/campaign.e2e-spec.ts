@@ -3,7 +3,6 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 
 const NOT_FOUND = { status: 404, message: 'Campagne non trouvée' };
 const invalid = (...errors: string[]) => ({ status: 400, message: 'erreur_de_validation', errors });
-const refused = (error: string) => ({ status: 409, message: 'transition_invalide', errors: [error] });
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** `+22507080` followed by `n` on 5 digits: a valid Ivorian mobile number. */

@@ -39,7 +39,7 @@ export interface CampaignRecord {
   cancelledRecipients: number;
   /** Claims so far. */
   attempts: number;
-  createdBy: string | null;
+  createdBy: string;
   createdAt: Date;
   updatedAt: Date;
   launchedAt: Date | null;
@@ -139,6 +139,15 @@ export class CampaignRepository {
     );
     for (const row of rows) counts.get(row.campaign_id)!.set(row.status, Number(row.n));
     return counts;
+  }
+
+  /** The campaign's messages still `scheduled`, locked until the unit ends (MySQL), so that the dispatcher either promoted them first or drops them. */
+  async lockScheduledMessages(sql: Sql, accountId: string, campaignId: string): Promise<Array<{ uniqId: string; amount: number }>> {
+    const rows = await sql.all<{ uniq_id: string; amount: number | string }>(
+      `SELECT uniq_id, amount FROM message_out WHERE account_id = ? AND campaign_id = ? AND status = 'scheduled'${sql.forUpdate}`,
+      [accountId, campaignId],
+    );
+    return rows.map((row) => ({ uniqId: row.uniq_id, amount: Number(row.amount) }));
   }
 
   /** Whether any message of the campaign is still to be handed over. */
@@ -311,7 +320,7 @@ function toRecord(row: Row): CampaignRecord {
     position: Number(row.position),
     cancelledRecipients: Number(row.cancelled_recipients),
     attempts: Number(row.attempts),
-    createdBy: row.created_by as string | null,
+    createdBy: row.created_by as string,
     createdAt: time('created_at')!,
     updatedAt: time('updated_at')!,
     launchedAt: time('launched_at'),

@@ -78,8 +78,8 @@ export class CampaignDto {
   refunded!: number;
   /** Made with a sandbox (`mk_test_`) key. */
   sandbox!: boolean;
-  @Uuid(true)
-  created_by!: string | null;
+  @Uuid()
+  created_by!: string;
   @DateTime()
   created_at!: string;
   @DateTime()

@@ -46,7 +46,7 @@ export class Campaigns1764900000000 implements MigrationInterface {
           c.time('available_at', { isNullable: true }),
           c.exact('claimed_by', 64, { isNullable: true }),
           { name: 'attempts', type: 'int', default: 0 },
-          c.id('created_by', { isNullable: true }),
+          c.id('created_by'),
           c.time('created_at'),
           c.time('updated_at'),
           c.time('launched_at', { isNullable: true }),
