@@ -272,7 +272,7 @@ describe('campaign lifecycle', () => {
     const hour = t.clock.now().getUTCHours();
     const at = (h: number) => `${String(h % 24).padStart(2, '0')}:00`;
     const window = { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], from: at(hour + 2), to: at(hour + 3), timezone: 'UTC' };
-    const id = await create(tenant, { group_ids: [await newGroup(tenant, phones(20_000, 6))], delivery_window: window });
+    const id = await create(tenant, { group_ids: [await newGroup(tenant, phones(20_000, 6))], delivery_window: window, webhook_url: 'http://127.0.0.1:9/sms' });
     await launch(tenant, id).expect(200);
     await t.drain(CAMPAIGN_QUEUE);
     expect((await messagesOf(id)).map((message) => message.status)).toEqual(Array(6).fill('scheduled'));
@@ -281,6 +281,10 @@ describe('campaign lifecycle', () => {
 
     expect(cancelled).toMatchObject({ refunded: 15, counts: { scheduled: 0, cancelled: 6 } });
     expect((await messagesOf(id)).map((message) => message.status)).toEqual(Array(6).fill('cancelled'));
+    const smsEvents = await t.database.run((sql) =>
+      sql.all<{ type: string; url: string; body: string }>("SELECT type, url, body FROM webhook_event WHERE account_id = ? AND type LIKE 'sms.%'", [tenant.accountId]),
+    );
+    expect(smsEvents.map((event) => [event.type, event.url, JSON.parse(event.body).data.campaign_id])).toEqual(Array(6).fill(['sms.cancelled', 'http://127.0.0.1:9/sms', id]));
     expect(await balanceOf(tenant)).toBe(1000);
   });
 
