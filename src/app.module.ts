@@ -4,6 +4,7 @@ import { AccountModule } from './account/account.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { BalanceModule } from './balance/balance.module.js';
+import { CampaignModule } from './campaign/campaign.module.js';
 import { CommonModule } from './common/common.module.js';
 import { HttpModule } from './common/http/http.module.js';
 import { LoggingModule } from './common/logging/logging.module.js';
@@ -44,6 +45,7 @@ import { WebhookModule } from './webhook/webhook.module.js';
     OtpModule,
     SmsModule,
     SmsSendModule,
+    CampaignModule,
     UsageModule,
     BalanceModule,
     InboundSmsModule,

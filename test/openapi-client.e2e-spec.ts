@@ -8,6 +8,7 @@ import type { OpenAPIObject, ReferenceObject, ResponseObject, SchemaObject } fro
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { newId } from '../src/common/ids.js';
+import { CAMPAIGN_QUEUE } from '../src/campaign/campaign.worker.js';
 import { CONTACT_IMPORT_QUEUE } from '../src/contact-import/contact-import.worker.js';
 import { InboundMessages } from '../src/delivery/inbound-messages.js';
 import { HLR_QUEUE } from '../src/hlr/hlr.worker.js';
@@ -43,6 +44,8 @@ interface ClientModule {
   importContacts(api: Api, file: string, finished: () => Promise<void>): Promise<Record<string, Envelope>>;
   watchTheBalance(api: Api, to: string): Promise<Record<string, unknown>>;
   balanceEventSummary(event: object): string;
+  runACampaign(api: Api, phones: string[], materialised: () => Promise<void>): Promise<Record<string, unknown>>;
+  campaignEventSummary(event: object): string;
 }
 
 /**
@@ -418,6 +421,40 @@ describe('a client generated from the OpenAPI document', () => {
         weeks: true,
         rate: 0,
       });
+    });
+
+    it('runs a campaign: drafts, edits, launches, reads its counts, is refused an edit, cancels; a receiver reads campaign.*', async () => {
+      const api = new client.ApiClient(baseUrl, (await createTenant(t)).apiKey);
+
+      expect(await client.runACampaign(api, ['+2250707070731', '+2250707070732'], () => t.drain(CAMPAIGN_QUEUE))).toEqual({
+        draft: { name: 'Soldes de mars', status: 'draft', amount: 0 },
+        launched: { status: 'running', amount: 5, recipients: 2 },
+        running: { recipients: 2, handedOver: 2, cancelled: 0 },
+        frozen: { status: 409, message: 'transition_invalide', errors: ['status: la campagne est déjà lancée'] },
+        cancelled: { status: 'cancelled', cancel_reason: 'Stock épuisé', refunded: 0 },
+        listed: ['Soldes de mars'],
+      });
+      const event = {
+        id: randomUUID(),
+        type: 'campaign.completed',
+        created_at: '2026-11-22T08:00:00.000Z',
+        api_version: 'v1',
+        data: {
+          id: randomUUID(),
+          name: 'Soldes de mars',
+          status: 'done',
+          lot: '01JD2X7R8Q4M6N0P2R4T6V8X0Z',
+          recipients: 2,
+          amount: 5,
+          refunded: 0,
+          started_at: '2026-11-22T08:00:00.000Z',
+          completed_at: '2026-11-22T08:00:05.000Z',
+          cancelled_at: null,
+          cancel_reason: null,
+          sandbox: false,
+        },
+      };
+      expect(client.campaignEventSummary(event)).toBe('campaign.completed Soldes de mars done 2');
     });
 
     it('requests a sender ID, is refused making it the default while pending, and withdraws it', async () => {

@@ -1,5 +1,6 @@
 import { ConfigModule } from '@nestjs/config';
 import { appConfig } from './app.config.js';
+import { campaignConfig } from './campaign.config.js';
 import { contactImportConfig } from './contact-import.config.js';
 import { databaseConfig } from './database.config.js';
 import { deliveryConfig } from './delivery.config.js';
@@ -15,7 +16,7 @@ import { webhookConfig } from './webhook.config.js';
 export const AppConfigModule = ConfigModule.forRoot({
   isGlobal: true,
   cache: true,
-  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig, smsConfig, optOutConfig, hlrConfig],
+  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig, smsConfig, optOutConfig, hlrConfig, campaignConfig],
   validate: (raw) => {
     parseEnvironment(raw);
     return raw;

@@ -169,6 +169,16 @@ export class EnvironmentVariables {
   SMS_DUPLICATE_WINDOW_SECONDS = 0;
 
   @IsInt()
+  @Min(1)
+  @Max(1000000)
+  CAMPAIGN_MAX_RECIPIENTS = 50000;
+
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  CAMPAIGN_LEASE_SECONDS = 60;
+
+  @IsInt()
   @Min(1024)
   CONTACT_IMPORT_MAX_BYTES = 5242880;
 

@@ -47,6 +47,12 @@ export class AudienceRepository {
     return rows.map(toContact);
   }
 
+  /** The numbers of every member of a group (of the account: checked by the caller). */
+  async memberPhones(sql: Sql, groupId: string): Promise<string[]> {
+    const rows = await sql.all<{ phone: string }>('SELECT c.phone FROM contact_group_member m JOIN contact c ON c.id = m.contact_id WHERE m.group_id = ?', [groupId]);
+    return rows.map((row) => row.phone);
+  }
+
   private async chunked(keys: readonly string[], read: (chunk: readonly string[]) => Promise<AudienceRow[]>): Promise<AudienceContact[]> {
     const found: AudienceContact[] = [];
     for (let start = 0; start < keys.length; start += CHUNK) {

@@ -30,14 +30,24 @@ export interface AudienceRequest {
   contactIds: readonly string[];
   groupIds: readonly string[];
   defaultCountry: string | undefined;
+  /** Groups whose members are left out, silently (a campaign's `exclude_group_ids`). */
+  excludeGroupIds?: readonly string[];
+  /** At most this many recipients, else a 400 on `field`; by default `SMS_MAX_RECIPIENTS_PER_REQUEST` on `to`. */
+  limit?: AudienceLimit;
+}
+
+export interface AudienceLimit {
+  most: number;
+  field: string;
+  problem: string;
 }
 
 /**
  * SPEC-2 §1.1 steps 1–4: numbers, then contacts, then group members (as they
  * are now), normalised to E.164; the first occurrence of a number wins, later
  * ones are `doublon`; numbers on the opt-out list of the key's mode are
- * `desinscrit`. An unknown contact or group fails the request (400), as does
- * an audience larger than `SMS_MAX_RECIPIENTS_PER_REQUEST`.
+ * `desinscrit`; members of excluded groups are left out. An unknown contact or
+ * group fails the request (400), as does an audience larger than its limit.
  */
 @Injectable()
 export class Audience {
@@ -49,9 +59,16 @@ export class Audience {
   ) {}
 
   async expand(sql: Sql, request: AudienceRequest): Promise<{ recipients: Recipient[]; rejected: Rejection[] }> {
+    const limit = request.limit ?? {
+      most: this.config.maxRecipients,
+      field: 'to',
+      problem: `au plus ${this.config.maxRecipients} destinataires par requête ; utilisez une campagne`,
+    };
+    const excluded = await this.excludedPhones(sql, request);
     const rejected: Rejection[] = [];
     const byPhone = new Map<string, Recipient>();
     const add = (given: string, recipient: Recipient) => {
+      if (excluded.has(recipient.phone)) return;
       if (byPhone.has(recipient.phone)) rejected.push({ to: given, reason: 'doublon' });
       else byPhone.set(recipient.phone, recipient);
     };
@@ -65,11 +82,11 @@ export class Audience {
     for (const contact of await this.reads.contactsByPhone(sql, request.accountId, numbersGiven)) byPhone.get(contact.phone)!.contact = contact;
 
     for (const contact of await this.contacts(sql, request)) add(contact.phone, fromContact(contact));
-    for (const groupId of await this.checkedGroups(sql, request)) {
-      for (const contact of await this.reads.members(sql, groupId, this.config.maxRecipients + 1)) add(contact.phone, fromContact(contact));
-      this.checkSize(byPhone.size);
+    for (const groupId of await this.checkedGroups(sql, request.accountId, 'group_ids', request.groupIds)) {
+      for (const contact of await this.reads.members(sql, groupId, limit.most + excluded.size + 1)) add(contact.phone, fromContact(contact));
+      checkSize(byPhone.size, limit);
     }
-    this.checkSize(byPhone.size);
+    checkSize(byPhone.size, limit);
 
     const optedOut = await this.optOuts.listed(sql, request.accountId, request.sandbox, [...byPhone.keys()]);
     const recipients: Recipient[] = [];
@@ -89,18 +106,25 @@ export class Audience {
     return request.contactIds.map((id) => found.get(id)!);
   }
 
-  private async checkedGroups(sql: Sql, request: AudienceRequest): Promise<readonly string[]> {
-    if (request.groupIds.length === 0) return [];
-    const existing = await this.groups.existing(sql, request.accountId, request.groupIds);
-    const unknown = request.groupIds.flatMap((id, index) => (existing.has(id) ? [] : [`group_ids[${index}]: groupe inconnu`]));
-    if (unknown.length > 0) throw ApiError.validation(unknown);
-    return request.groupIds;
+  private async excludedPhones(sql: Sql, request: AudienceRequest): Promise<Set<string>> {
+    const phones = new Set<string>();
+    for (const groupId of await this.checkedGroups(sql, request.accountId, 'exclude_group_ids', request.excludeGroupIds ?? [])) {
+      for (const phone of await this.reads.memberPhones(sql, groupId)) phones.add(phone);
+    }
+    return phones;
   }
 
-  private checkSize(count: number): void {
-    const most = this.config.maxRecipients;
-    if (count > most) throw ApiError.invalidField('to', `au plus ${most} destinataires par requête ; utilisez une campagne`);
+  private async checkedGroups(sql: Sql, accountId: string, field: string, groupIds: readonly string[]): Promise<readonly string[]> {
+    if (groupIds.length === 0) return [];
+    const existing = await this.groups.existing(sql, accountId, groupIds);
+    const unknown = groupIds.flatMap((id, index) => (existing.has(id) ? [] : [`${field}[${index}]: groupe inconnu`]));
+    if (unknown.length > 0) throw ApiError.validation(unknown);
+    return groupIds;
   }
+}
+
+function checkSize(count: number, limit: AudienceLimit): void {
+  if (count > limit.most) throw ApiError.invalidField(limit.field, limit.problem);
 }
 
 /** A stored contact's number is E.164 already; its country gives the calling code without parsing it again. */

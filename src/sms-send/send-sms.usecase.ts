@@ -1,15 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Principal } from '../auth/principal.js';
-import { BillingService } from '../billing/billing.service.js';
 import { isOverdraft, LedgerRepository } from '../billing/ledger.repository.js';
 import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { newId, newLot } from '../common/ids.js';
 import { toAmount } from '../common/money.js';
-import { validateAs } from '../common/validation/request-validation.pipe.js';
-import { optOutConfig, type OptOutConfig } from '../config/opt-out.config.js';
-import { smsConfig, type SmsConfig } from '../config/sms.config.js';
-import { webhookConfig, type WebhookConfig } from '../config/webhook.config.js';
 import { Database } from '../database/database.js';
 import type { Sql } from '../database/sql.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
@@ -17,36 +12,23 @@ import { DeliveryQueue, type Delivery } from '../delivery/delivery-queue.js';
 import type { SmsPayload } from '../delivery/outbox-payload.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.service.js';
-import { UNSUBSCRIBE_LINKS, type UnsubscribeLinks } from '../opt-out/unsubscribe-links.js';
-import { SenderDirectory } from '../sender/sender-directory.js';
 import { MessageOutRepository, type NewMessageOut } from '../sms/message-out.repository.js';
-import { URL_GUARD, type UrlGuard } from '../webhook/url-guard.js';
 import { Audience, type Recipient, type Rejection } from './audience.js';
-import { nextOpening, type DeliveryWindow } from './delivery-window.js';
-import { DeliveryWindowDto } from './dto/delivery-window.dto.js';
-import { DEFAULT_VALIDITY_MINUTES, MAX_MESSAGE_LENGTH, MESSAGE_TOO_LONG, type SendSmsDto } from './dto/send-sms.dto.js';
+import { nextOpening } from './delivery-window.js';
+import { DEFAULT_VALIDITY_MINUTES, type SendSmsDto } from './dto/send-sms.dto.js';
 import type { AcceptedMessageDto, SendResultDto } from './dto/send-result.dto.js';
-import { hasPlaceholders, personalise } from './personalise.js';
+import { MessageComposer, type ComposedMessage } from './message-composer.js';
 import { RecentDuplicates } from './recent-duplicates.js';
+import { SendOptions } from './send-options.js';
 import { SmsLotRepository } from './sms-lot.repository.js';
 
-/** `send_at` up to this far ahead sends now. */
-const IMMEDIATE_MS = 60_000;
 /** The answer lists the messages, and the refused recipients, up to this many. */
 const MAX_LISTED = 1000;
 const MAX_REASONS_IN_ERROR = 20;
-const DAY_MS = 86_400_000;
 
 /** A message ready to be written. */
-interface Accepted {
-  recipient: Recipient;
+interface Accepted extends ComposedMessage {
   uniqId: string;
-  text: string;
-  priceId: string;
-  segments: number;
-  encoding: string;
-  /** Hundredths. */
-  amount: number;
 }
 
 /**
@@ -64,17 +46,12 @@ export class SendSms {
     private readonly lots: SmsLotRepository,
     private readonly recentDuplicates: RecentDuplicates,
     private readonly messages: MessageOutRepository,
-    private readonly senderDirectory: SenderDirectory,
-    private readonly billing: BillingService,
+    private readonly composer: MessageComposer,
+    private readonly options: SendOptions,
     private readonly ledger: LedgerRepository,
     private readonly delivery: DeliveryQueue,
     private readonly idempotency: Idempotency,
     private readonly clock: Clock,
-    @Inject(URL_GUARD) private readonly urlGuard: UrlGuard,
-    @Inject(smsConfig.KEY) private readonly config: SmsConfig,
-    @Inject(webhookConfig.KEY) private readonly webhooks: WebhookConfig,
-    @Inject(optOutConfig.KEY) private readonly optOut: OptOutConfig,
-    @Inject(UNSUBSCRIBE_LINKS) private readonly links: UnsubscribeLinks,
   ) {}
 
   execute(principal: Principal, dto: SendSmsDto, idempotency?: IdempotentRequest): Promise<SendResultDto> {
@@ -84,7 +61,7 @@ export class SendSms {
   private async send(principal: Principal, dto: SendSmsDto, idempotency?: IdempotencyScope): Promise<SendResultDto> {
     const now = this.clock.now();
     const dueAt = this.dueTime(dto, now);
-    const webhookUrl = dto.webhook_url === undefined ? null : await this.vetWebhookUrl(dto.webhook_url);
+    const webhookUrl = dto.webhook_url === undefined ? null : await this.options.vetWebhookUrl(dto.webhook_url);
     const lot = dto.lot ?? newLot();
     const scheduled = dueAt.getTime() > now.getTime();
 
@@ -92,7 +69,7 @@ export class SendSms {
     let result: SendResultDto;
     try {
       result = await this.database.transaction(async (sql) => {
-        const sender = await this.resolveSender(sql, principal.accountId, dto.sender);
+        const sender = await this.options.resolveSender(sql, principal.accountId, dto.sender);
         await this.claimLot(sql, principal, lot, now);
         const { recipients, rejected } = await this.audience.expand(sql, {
           accountId: principal.accountId,
@@ -102,7 +79,7 @@ export class SendSms {
           groupIds: dto.group_ids ?? [],
           defaultCountry: dto.default_country,
         });
-        const accepted = await this.price(sql, principal, this.textOf(principal, dto), recipients, rejected, now);
+        const accepted = await this.price(sql, principal, dto, recipients, rejected, now);
         if (accepted.length === 0) {
           const reasons = rejected.slice(0, MAX_REASONS_IN_ERROR).map(({ to, reason }) => `${to}: ${reason}`);
           throw ApiError.validation(['to: aucun destinataire valide', ...reasons]);
@@ -136,36 +113,8 @@ export class SendSms {
 
   /** When the messages are handed over: now, `send_at`, held until the delivery window opens. 400 for a bad window or a time too far. */
   private dueTime(dto: SendSmsDto, now: Date): Date {
-    let due = now;
-    if (dto.send_at !== undefined) {
-      const sendAt = new Date(dto.send_at);
-      if (sendAt.getTime() > now.getTime() + this.config.maxScheduleDays * DAY_MS) {
-        throw ApiError.invalidField('send_at', `doit être au plus dans ${this.config.maxScheduleDays} jours`);
-      }
-      if (sendAt.getTime() > now.getTime() + IMMEDIATE_MS) due = sendAt;
-    }
-    if (dto.delivery_window === undefined) return due;
-    const { dto: window, errors } = validateAs(DeliveryWindowDto, dto.delivery_window as unknown as Record<string, unknown>, 'delivery_window.');
-    if (errors.length > 0) throw ApiError.validation(errors);
-    return nextOpening(window as DeliveryWindow, due);
-  }
-
-  /** https to a public address; the SSRF guard again before every call. */
-  private async vetWebhookUrl(raw: string): Promise<string> {
-    try {
-      const { url } = await this.urlGuard.vet(raw);
-      if (url.protocol !== 'https:' && !this.webhooks.allowPrivateUrls) throw new Error('https only');
-      return raw;
-    } catch {
-      throw ApiError.invalidField('webhook_url', 'adresse non autorisée');
-    }
-  }
-
-  private async resolveSender(sql: Sql, accountId: string, name: string | undefined): Promise<{ id: string; name: string }> {
-    const sender = await this.senderDirectory.resolve(sql, accountId, name);
-    if (!sender) throw ApiError.invalidField('sender', 'expéditeur inconnu');
-    if (sender.status !== 'approved') throw ApiError.invalidField('sender', 'expéditeur non approuvé');
-    return sender;
+    const due = this.options.dueAt(dto.send_at === undefined ? null : new Date(dto.send_at), now);
+    return dto.delivery_window === undefined ? due : nextOpening(this.options.deliveryWindow(dto.delivery_window), due);
   }
 
   private async claimLot(sql: Sql, principal: Principal, lot: string, now: Date): Promise<void> {
@@ -177,38 +126,10 @@ export class SendSms {
     }
   }
 
-  /** A recipient's text: the message personalised, and its unsubscribe instruction when asked for. */
-  private textOf(principal: Principal, dto: SendSmsDto): (recipient: Recipient) => string {
-    const personal = hasPlaceholders(dto.message);
-    const body = (recipient: Recipient) => (personal ? personalise(dto.message, recipient.contact) : dto.message);
-    if (!dto.append_opt_out) return body;
-    return (recipient) => {
-      const link = `${this.optOut.linkBase}/u/${this.links.token({ accountId: principal.accountId, phone: recipient.phone, sandbox: principal.test })}`;
-      return `${body(recipient)}\n${this.optOut.text.replaceAll('{link}', link)}`;
-    };
-  }
-
   /** Each recipient's text and cost; those with no price, or the same text sent them lately, are refused. */
-  private async price(
-    sql: Sql,
-    principal: Principal,
-    textOf: (recipient: Recipient) => string,
-    recipients: Recipient[],
-    rejected: Rejection[],
-    now: Date,
-  ): Promise<Accepted[]> {
-    const priced: Accepted[] = [];
-    for (const recipient of recipients) {
-      const text = textOf(recipient);
-      if (text.length > MAX_MESSAGE_LENGTH) throw ApiError.invalidField('message', `${MESSAGE_TOO_LONG} (personnalisé pour ${recipient.phone})`);
-      const quote = await this.billing.quote(sql, 'SMS', recipient.dialCode, text);
-      if (!quote) {
-        rejected.push({ to: recipient.phone, reason: 'destination_non_prise_en_charge' });
-        continue;
-      }
-      const { priceId, segments, amount } = quote;
-      priced.push({ recipient, uniqId: newId(now), text, priceId, segments, encoding: quote.encoding ?? 'GSM7', amount });
-    }
+  private async price(sql: Sql, principal: Principal, dto: SendSmsDto, recipients: Recipient[], rejected: Rejection[], now: Date): Promise<Accepted[]> {
+    const composition = { accountId: principal.accountId, sandbox: principal.test, message: dto.message, appendOptOut: dto.append_opt_out ?? false };
+    const priced = (await this.composer.compose(sql, composition, recipients, rejected)).map((message) => ({ ...message, uniqId: newId(now) }));
     const recent = await this.recentDuplicates.among(sql, principal.accountId, priced, now);
     if (recent.size === 0) return priced;
     for (const message of priced) if (recent.has(message.uniqId)) rejected.push({ to: message.recipient.phone, reason: 'doublon_recent' });

@@ -10,6 +10,8 @@ import { WebhookModule } from '../webhook/webhook.module.js';
 import { Audience } from './audience.js';
 import { AudienceRepository } from './audience.repository.js';
 import { CancelSms } from './cancel-sms.usecase.js';
+import { MessageComposer } from './message-composer.js';
+import { SendOptions } from './send-options.js';
 import { RecentDuplicates } from './recent-duplicates.js';
 import { SendSms } from './send-sms.usecase.js';
 import { SmsLotRepository } from './sms-lot.repository.js';
@@ -19,6 +21,7 @@ import { SmsSendController } from './sms-send.controller.js';
 @Module({
   imports: [BillingModule, DeliveryModule, SmsModule, GroupModule, OptOutModule, SenderModule, IdempotencyModule, WebhookModule],
   controllers: [SmsSendController],
-  providers: [SendSms, CancelSms, Audience, AudienceRepository, RecentDuplicates, SmsLotRepository],
+  providers: [SendSms, CancelSms, Audience, AudienceRepository, MessageComposer, SendOptions, RecentDuplicates, SmsLotRepository],
+  exports: [Audience, MessageComposer, SendOptions, SmsLotRepository],
 })
 export class SmsSendModule {}

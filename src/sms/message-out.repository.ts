@@ -40,6 +40,7 @@ export interface MessageEventView {
   accountId: string;
   lot: string;
   externalId: string | null;
+  campaignId: string | null;
   recipient: string;
   sender: string | null;
   status: string;
@@ -235,7 +236,7 @@ export class MessageOutRepository {
     if (uniqIds.length === 0) return [];
     const rows = await sql.all<Record<string, unknown>>(
       `SELECT m.uniq_id, m.account_id, m.lot, m.external_id, m.recipient, m.status, m.provider_status, m.mccmnc, m.page,
-              m.amount, m.send_at, m.done_at, m.event_sequence, m.is_test, m.webhook_url, s.name AS sender_name
+              m.amount, m.send_at, m.done_at, m.event_sequence, m.is_test, m.webhook_url, m.campaign_id, s.name AS sender_name
          FROM message_out m LEFT JOIN sender s ON s.id = m.sender_id
         WHERE m.uniq_id IN (${placeholders(uniqIds)})`,
       uniqIds,
@@ -245,6 +246,7 @@ export class MessageOutRepository {
       accountId: row.account_id as string,
       lot: row.lot as string,
       externalId: (row.external_id ?? null) as string | null,
+      campaignId: (row.campaign_id ?? null) as string | null,
       recipient: row.recipient as string,
       sender: (row.sender_name ?? null) as string | null,
       status: row.status as string,

@@ -49,7 +49,7 @@ function toSmsEventData(message: MessageEventView, at: Date): SmsEventDataDto {
     uniq_id: message.uniqId,
     lot: message.lot,
     external_id: message.externalId,
-    campaign_id: null,
+    campaign_id: message.campaignId,
     to: message.recipient,
     sender: message.sender,
     status: message.status,

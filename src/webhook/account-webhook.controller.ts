@@ -13,6 +13,7 @@ import { SmsEventDataDto, SmsWebhookEventDto } from './dto/sms-event.dto.js';
 import { SmsReceivedEventDataDto, SmsReceivedWebhookEventDto } from './dto/sms-received-event.dto.js';
 import { UpdateWebhookDto, WebhookConfigDto, WebhookSecretDto } from './dto/webhook-config.dto.js';
 import { WebhookSettingsService } from './webhook-settings.service.js';
+import { CampaignEventDataDto, CampaignWebhookEventDto } from './dto/campaign-event.dto.js';
 
 @ApiTags('Account')
 @ApiExtraModels(
@@ -29,6 +30,8 @@ import { WebhookSettingsService } from './webhook-settings.service.js';
   SenderEventDataDto,
   BalanceWebhookEventDto,
   BalanceEventDataDto,
+  CampaignWebhookEventDto,
+  CampaignEventDataDto,
 )
 @Controller('account/webhook')
 export class AccountWebhookController {
@@ -50,7 +53,7 @@ export class AccountWebhookController {
     description:
       'The URL must be http(s), carry no credentials and resolve to public addresses only (checked now and before every attempt). ' +
       'A PUT enables a disabled webhook again. The first one also creates the signing secret, returned once in `secret`. ' +
-      'Events are POSTed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers); see the `SmsWebhookEventDto`, `SmsReceivedWebhookEventDto`, `ContactWebhookEventDto`, `ContactImportWebhookEventDto`, `HlrWebhookEventDto`, `SenderWebhookEventDto` and `BalanceWebhookEventDto` schemas.',
+      'Events are POSTed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers); see the `SmsWebhookEventDto`, `SmsReceivedWebhookEventDto`, `ContactWebhookEventDto`, `ContactImportWebhookEventDto`, `HlrWebhookEventDto`, `SenderWebhookEventDto`, `BalanceWebhookEventDto` and `CampaignWebhookEventDto` schemas.',
   })
   @RespondWith(200, 'succès', WebhookConfigDto)
   @ApiFailure(400, 'erreur_de_validation', 'A field is invalid, or the URL is refused', {

@@ -38,6 +38,11 @@ export type ImportEvent = components['schemas']['ContactImportWebhookEventDto'];
 export type ImportFile = paths['/v1/contact/import']['post']['requestBody']['content']['text/csv'];
 export type ImportOptions = NonNullable<paths['/v1/contact/import']['post']['parameters']['query']>;
 export type LedgerQuery = NonNullable<paths['/v1/balance/transactions']['get']['parameters']['query']>;
+export type NewCampaign = Json<paths['/v1/campaign']['post']['requestBody']>;
+export type CampaignChanges = Json<paths['/v1/campaign/{id}']['patch']['requestBody']>;
+export type CampaignStatus = NonNullable<NonNullable<paths['/v1/campaign']['get']['parameters']['query']>['status']>;
+/** What a receiver gets for `campaign.started`, `campaign.completed` or `campaign.cancelled`. */
+export type CampaignEvent = components['schemas']['CampaignWebhookEventDto'];
 /** What a receiver gets for `balance.low`. */
 export type BalanceEvent = components['schemas']['BalanceWebhookEventDto'];
 
@@ -214,6 +219,30 @@ export class ApiClient {
 
   setBalanceAlert(threshold: number | null): Promise<Answer<'/v1/balance/alert', 'put'>> {
     return this.call('PUT', '/v1/balance/alert', { threshold });
+  }
+
+  createCampaign(body: NewCampaign): Promise<Answer<'/v1/campaign', 'post'>> {
+    return this.call('POST', '/v1/campaign', body);
+  }
+
+  campaign(id: string): Promise<Answer<'/v1/campaign/{id}', 'get'>> {
+    return this.call('GET', `/v1/campaign/${encodeURIComponent(id)}`);
+  }
+
+  campaigns(status?: CampaignStatus): Promise<Answer<'/v1/campaign', 'get'>> {
+    return this.call('GET', `/v1/campaign${status === undefined ? '' : `?status=${status}`}`);
+  }
+
+  updateCampaign(id: string, body: CampaignChanges): Promise<Answer<'/v1/campaign/{id}', 'patch'>> {
+    return this.call('PATCH', `/v1/campaign/${encodeURIComponent(id)}`, body);
+  }
+
+  launchCampaign(id: string, sendAt?: string): Promise<Answer<'/v1/campaign/{id}/launch', 'post'>> {
+    return this.call('POST', `/v1/campaign/${encodeURIComponent(id)}/launch`, sendAt === undefined ? {} : { send_at: sendAt });
+  }
+
+  cancelCampaign(id: string, reason?: string): Promise<Answer<'/v1/campaign/{id}/cancel', 'post'>> {
+    return this.call('POST', `/v1/campaign/${encodeURIComponent(id)}/cancel`, reason === undefined ? {} : { reason });
   }
 
   private async call<T>(method: string, path: string, body?: unknown, type = 'application/json', idempotencyKey?: string): Promise<T> {
@@ -626,6 +655,42 @@ export async function watchTheBalance(client: ApiClient, to: string) {
     foreignCursor: { status: foreignCursor.body.status, message: foreignCursor.body.message, errors: foreignCursor.body.errors },
   };
 }
+
+/** Drafts a campaign to a group, edits it, launches it, reads its counts once its messages are written, then cancels it. */
+export async function runACampaign(client: ApiClient, phones: string[], materialised: () => Promise<void>) {
+  const group = await client.createGroup('Abonnés');
+  if (group.status !== 201) throw unexpected(group);
+  const members = await client.addMembers(group.body.data.id, { phones });
+  if (members.status !== 200) throw unexpected(members);
+  const draft = await client.createCampaign({ name: 'Soldes', message: 'Soldes ce week-end', group_ids: [group.body.data.id], append_opt_out: false });
+  if (draft.status !== 201) throw unexpected(draft);
+  const id = draft.body.data.id;
+  const renamed = await client.updateCampaign(id, { name: 'Soldes de mars' });
+  if (renamed.status !== 200) throw unexpected(renamed);
+  const launched = await client.launchCampaign(id);
+  if (launched.status !== 200) throw unexpected(launched);
+  await materialised();
+  const running = await client.campaign(id);
+  if (running.status !== 200) throw unexpected(running);
+  const frozen = await client.updateCampaign(id, { name: 'Trop tard' });
+  if (frozen.status !== 409) throw unexpected(frozen);
+  const cancelled = await client.cancelCampaign(id, 'Stock épuisé');
+  if (cancelled.status !== 200) throw unexpected(cancelled);
+  const listed = await client.campaigns('cancelled');
+  if (listed.status !== 200) throw unexpected(listed);
+  const { recipients, scheduled, pending, sent, cancelled: dropped } = running.body.data.counts;
+  return {
+    draft: { name: renamed.body.data.name, status: draft.body.data.status, amount: draft.body.data.amount },
+    launched: { status: launched.body.data.status, amount: launched.body.data.amount, recipients: launched.body.data.counts.recipients },
+    running: { recipients, handedOver: scheduled + pending + sent, cancelled: dropped },
+    frozen: { status: frozen.body.status, message: frozen.body.message, errors: frozen.body.errors },
+    cancelled: { status: cancelled.body.data.status, cancel_reason: cancelled.body.data.cancel_reason, refunded: cancelled.body.data.refunded },
+    listed: listed.body.data.items.map((campaign) => campaign.name),
+  };
+}
+
+/** A receiver's reading of a `campaign.*` body. */
+export const campaignEventSummary = (event: CampaignEvent) => `${event.type} ${event.data.name} ${event.data.status} ${event.data.recipients}`;
 
 /** A receiver's reading of a `balance.low` body. */
 export const balanceEventSummary = (event: BalanceEvent) => `${event.type} ${event.data.balance} ${event.data.currency} < ${event.data.low_balance_threshold}`;

@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { BillingService } from '../billing/billing.service.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { optOutConfig, type OptOutConfig } from '../config/opt-out.config.js';
+import type { Sql } from '../database/sql.js';
+import { UNSUBSCRIBE_LINKS, type UnsubscribeLinks } from '../opt-out/unsubscribe-links.js';
+import type { Recipient, Rejection } from './audience.js';
+import { MAX_MESSAGE_LENGTH, MESSAGE_TOO_LONG } from './dto/send-sms.dto.js';
+import { hasPlaceholders, personalise } from './personalise.js';
+
+/** What is sent, from whom's account and in which mode, and whether the unsubscribe instruction follows the text. */
+export interface Composition {
+  accountId: string;
+  sandbox: boolean;
+  message: string;
+  appendOptOut: boolean;
+}
+
+/** One recipient's text and its price. */
+export interface ComposedMessage {
+  recipient: Recipient;
+  text: string;
+  priceId: string;
+  segments: number;
+  encoding: string;
+  /** Hundredths, the real price even for a sandbox key (which is not debited). */
+  amount: number;
+}
+
+/**
+ * Each recipient's text, personalised from its contact and followed by its
+ * unsubscribe instruction when asked for (`OPT_OUT_TEXT`, which counts in
+ * segments and cost), and what it costs (SPEC-2 §1.1 step 5, §3). Shared by
+ * POST /sms/send and campaign launches.
+ */
+@Injectable()
+export class MessageComposer {
+  constructor(
+    private readonly billing: BillingService,
+    @Inject(optOutConfig.KEY) private readonly optOut: OptOutConfig,
+    @Inject(UNSUBSCRIBE_LINKS) private readonly links: UnsubscribeLinks,
+  ) {}
+
+  /** The priced messages; a recipient whose destination has no price is refused (`rejected`). 400 for a text too long once personalised. */
+  async compose(sql: Sql, composition: Composition, recipients: readonly Recipient[], rejected: Rejection[]): Promise<ComposedMessage[]> {
+    const textOf = this.textOf(composition);
+    const priced: ComposedMessage[] = [];
+    for (const recipient of recipients) {
+      const text = textOf(recipient);
+      if (text.length > MAX_MESSAGE_LENGTH) throw ApiError.invalidField('message', `${MESSAGE_TOO_LONG} (personnalisé pour ${recipient.phone})`);
+      const quote = await this.billing.quote(sql, 'SMS', recipient.dialCode, text);
+      if (!quote) {
+        rejected.push({ to: recipient.phone, reason: 'destination_non_prise_en_charge' });
+        continue;
+      }
+      priced.push({ recipient, text, priceId: quote.priceId, segments: quote.segments, encoding: quote.encoding ?? 'GSM7', amount: quote.amount });
+    }
+    return priced;
+  }
+
+  private textOf(composition: Composition): (recipient: Recipient) => string {
+    const { message } = composition;
+    const personal = hasPlaceholders(message);
+    const body = (recipient: Recipient) => (personal ? personalise(message, recipient.contact) : message);
+    if (!composition.appendOptOut) return body;
+    return (recipient) => {
+      const link = `${this.optOut.linkBase}/u/${this.links.token({ accountId: composition.accountId, phone: recipient.phone, sandbox: composition.sandbox })}`;
+      return `${body(recipient)}\n${this.optOut.text.replaceAll('{link}', link)}`;
+    };
+  }
+}
