@@ -194,13 +194,22 @@ describe('GET /v1/sms/out', () => {
     it("never shows another account's messages, whatever the filters name", async () => {
       const stranger = await createTenant(t);
       expect(await idsOf(stranger)).toEqual([]);
-      for (const query of [{ lot: 'relance-mars' }, { contact_id: awa.id }, { to: awa.phone }, { campaign_id: CAMPAIGN }, { external_id: 'commande-1' }, { sender_id: acme.senderId }]) {
+      const queries: Array<Record<string, string>> = [
+        { lot: 'relance-mars' },
+        { contact_id: awa.id },
+        { to: awa.phone },
+        { campaign_id: CAMPAIGN },
+        { external_id: 'commande-1' },
+        { sender_id: acme.senderId },
+      ];
+      for (const query of queries) {
         expect({ query, ids: await idsOf(stranger, query) }).toEqual({ query, ids: [] });
       }
     });
 
     it('pages through statuses and a contact, each message once, newest first', async () => {
-      for (const query of [{ status: 'sent,delivered,failed' }, { contact_id: awa.id }, { type: 'sms', sender_id: otherSender }]) {
+      const queries: Array<Record<string, string>> = [{ status: 'sent,delivered,failed' }, { contact_id: awa.id }, { type: 'sms', sender_id: otherSender }];
+      for (const query of queries) {
         const all = await idsOf(acme, query);
         expect(all.length).toBeGreaterThan(4);
         expect({ query, seen: await walk(acme, { ...query, limit: '2' }) }).toEqual({ query, seen: all });
@@ -239,7 +248,8 @@ describe('GET /v1/sms/out', () => {
       expect(first).toEqual({ items: [expect.any(Object), expect.any(Object)], next_cursor: expect.any(String), has_more: true });
       expect((await list(tenant, { limit: '2', status: 'failed', cursor: first.next_cursor }).expect(200)).body.data.items).toHaveLength(2);
       expect((await list(tenant, { limit: '2', status: ' failed', cursor: first.next_cursor }).expect(200)).body.data.items).toHaveLength(2);
-      for (const query of [{ status: 'sent' }, {}, { status: 'failed', type: 'sms' }, { status: 'failed', created_from: t.clock.now().toISOString() }]) {
+      const others: Array<Record<string, string>> = [{ status: 'sent' }, {}, { status: 'failed', type: 'sms' }, { status: 'failed', created_from: t.clock.now().toISOString() }];
+      for (const query of others) {
         expect((await list(tenant, { limit: '2', cursor: first.next_cursor, ...query })).body).toEqual(invalid('cursor: curseur invalide'));
       }
       expect((await list(tenant, { cursor: 'pas-un-curseur' })).body).toEqual(invalid('cursor: curseur invalide'));

@@ -149,7 +149,7 @@ export class ContactRepository {
     let key = 'c.id';
     if (filters.groupId !== undefined) {
       // the group's keys lead, read in order: led by the contacts, SQLite and MariaDB sorted them all (CROSS and STRAIGHT_JOIN fix the order)
-      keys = `SELECT m.contact_id AS page_key FROM contact_group_member m ${sql.dialect === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN'} contact c ON c.id = m.contact_id`;
+      keys = `SELECT m.contact_id AS page_key FROM contact_group_member m ${sql.joinInOrder} contact c ON c.id = m.contact_id`;
       conditions.unshift('m.group_id = ?');
       params.unshift(filters.groupId);
       key = 'm.contact_id';

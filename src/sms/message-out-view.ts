@@ -49,26 +49,27 @@ export interface MessageOutView {
 }
 
 /**
- * The columns of a message's view: the message, its account, price, sender and
- * author, and its contact, which is the one the send named (`named_*`) or,
- * for a message that names none (an OTP), the account's contact with its
- * number (`by_phone_*`).
+ * The columns of a message's view but its account's (`company_*`): the
+ * message, its price, sender and author, and its contact, which is the one the
+ * send named (`named_*`) or, for a message that names none (an OTP), the
+ * account's contact with its number (`by_phone_*`).
  */
-export const VIEW_COLUMNS = `SELECT m.*,
-         a.name AS company_name, a.email AS company_email, a.phone AS company_phone,
+export const VIEW_COLUMNS = `m.*,
          p.description AS price_description, p.amount AS price_amount,
          s.name AS sender_name, s.email AS sender_email, s.phone AS sender_phone,
          u.name AS author_name, u.email AS author_email,
          n.id AS named_id, n.name AS named_name, n.email AS named_email, n.phone AS named_phone,
          c.id AS by_phone_id, c.name AS by_phone_name, c.email AS by_phone_email, c.phone AS by_phone_phone`;
 
-/** The joins of the view, after `message_out m`. */
-export const VIEW_JOINS = `JOIN account a ON a.id = m.account_id
-    LEFT JOIN message_price p ON p.id = m.message_price_id
+/** The joins of the view's columns, after `message_out m`. */
+export const VIEW_JOINS = `LEFT JOIN message_price p ON p.id = m.message_price_id
     LEFT JOIN sender s ON s.id = m.sender_id
     LEFT JOIN user u ON u.id = m.created_by
     LEFT JOIN contact n ON n.id = m.contact_id AND n.account_id = m.account_id
     LEFT JOIN contact c ON m.contact_id IS NULL AND c.account_id = m.account_id AND c.phone = m.recipient`;
+
+/** The account's columns of the view. */
+export const COMPANY_COLUMNS = 'a.name AS company_name, a.email AS company_email, a.phone AS company_phone';
 
 export function toView(row: Record<string, unknown>): MessageOutView {
   const text = (key: string) => (row[key] ?? null) as string | null;

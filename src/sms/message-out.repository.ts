@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { placeholders, readBoolean, readTime, type Param, type Sql } from '../database/sql.js';
-import { toView, VIEW_COLUMNS, VIEW_JOINS, type MessageOutView } from './message-out-view.js';
+import { COMPANY_COLUMNS, toView, VIEW_COLUMNS, VIEW_JOINS, type MessageOutView } from './message-out-view.js';
 import { isUuid } from '../common/ids.js';
 import type { MessageStatus } from './dto/message-out.dto.js';
 
@@ -57,7 +57,7 @@ export interface MessageEventView {
 
 const CHUNK = 500;
 
-const VIEW_SELECT = `${VIEW_COLUMNS} FROM message_out m ${VIEW_JOINS}`;
+const VIEW_SELECT = `SELECT ${VIEW_COLUMNS}, ${COMPANY_COLUMNS} FROM message_out m JOIN account a ON a.id = m.account_id ${VIEW_JOINS}`;
 
 @Injectable()
 export class MessageOutRepository {
