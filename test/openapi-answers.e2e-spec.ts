@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import request from 'supertest';
-import { createTenant, type Tenant } from './support/fixtures.js';
+import { createTenant, smsBody, type Tenant } from './support/fixtures.js';
 import { checkedAgainst, OpenApiAnswers, type Answer } from './support/openapi-answers.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -68,6 +68,27 @@ describe('Answers checked against the OpenAPI document', () => {
     const problem = answers.problem(answer({ url: `/v1/sms/out/${MESSAGE_ID}`, body }));
 
     for (const field of ['contact', 'sender', 'message_price', 'author', 'contact_id', 'done_at']) expect(problem ?? '').not.toContain(`/data/${field} `);
+  });
+
+  it('checks every item of a page of SMS as a MessageOut, and a lot summary down to its counts', async () => {
+    const sent = (await t.http().post('/v1/otp/send').set('Authorization', tenant.auth).send(smsBody('+2250707070707')).expect(200)).body.data;
+    const page = (await t.http().get('/v1/sms/out').set('Authorization', tenant.auth).expect(200)).body;
+    const { lot } = page.data.items[0];
+    const summary = (await t.http().get(`/v1/sms/lot/${lot}`).set('Authorization', tenant.auth).expect(200)).body;
+    const withoutTo = structuredClone(page);
+    delete withoutTo.data.items[0].to;
+    const sandboxAsText = structuredClone(page);
+    sandboxAsText.data.items[0].sandbox = 'false';
+    const withoutCancelled = structuredClone(summary);
+    delete withoutCancelled.data.by_status.cancelled;
+
+    expect(page.data.items[0].uniq_id).toBe(sent.uniq_id);
+    expect(answers.problem(answer({ url: '/v1/sms/out?status=pending', body: page }))).toBeUndefined();
+    expect(answers.problem(answer({ url: '/v1/sms/out', body: withoutTo }))).toContain("/data/items/0 must have required property 'to'");
+    expect(answers.problem(answer({ url: '/v1/sms/out', body: sandboxAsText }))).toContain('/data/items/0/sandbox must be boolean');
+    expect(answers.problem(answer({ url: `/v1/sms/lot/${lot}`, body: summary }))).toBeUndefined();
+    expect(answers.problem(answer({ url: `/v1/sms/lot/${lot}`, body: withoutCancelled }))).toContain("/data/by_status must have required property 'cancelled'");
+    expect(answers.problem(answer({ url: `/v1/sms/lot/${lot}`, status: 404, body: { status: 404, message: 'Non trouvé' } }))).toContain("must have required property 'errors'");
   });
 
   it('fails the request, where it was made, when its answer is not described', async () => {

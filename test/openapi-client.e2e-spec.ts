@@ -18,7 +18,11 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 const CLIENT = join(process.cwd(), 'test', 'client', 'client.ts');
 
 type Envelope = { status: number; message: string; errors?: string[]; data?: Record<string, unknown> };
-type Api = object;
+/** What the tests call on the client directly. */
+interface Api {
+  createGroup(name: string): Promise<{ status: number; body: { data: { id: string } } }>;
+  addMembers(groupId: string, body: { phones: string[] }): Promise<{ status: number }>;
+}
 
 /** What the test uses of test/client/client.ts, whose own types exist only once api-types.ts is generated. */
 interface ClientModule {
@@ -41,6 +45,7 @@ interface ClientModule {
   requestSenderId(api: Api): Promise<Record<string, unknown>>;
   sendToGroupAndCancelALot(api: Api, sendAt: string): Promise<Record<string, unknown>>;
   readUsage(api: Api, from: string, to: string): Promise<Record<string, unknown>>;
+  followALot(api: Api, lot: string): Promise<Record<string, unknown>>;
   importContacts(api: Api, file: string, finished: () => Promise<void>): Promise<Record<string, Envelope>>;
   watchTheBalance(api: Api, to: string): Promise<Record<string, unknown>>;
   balanceEventSummary(event: object): string;
@@ -158,6 +163,8 @@ describe('a client generated from the OpenAPI document', () => {
         "export const send: components['schemas']['SendOtpDto'] = { channel: 'FAX', to: '+2250707070707', message: '##OTP##' };",
         "export const optedOut = (event: components['schemas']['ContactWebhookEventDto']) => event.data.recipient;",
         "export const source: components['schemas']['OptOutDto']['source'] = 'stop';",
+        "export const sending = (lot: components['schemas']['LotSummaryDto']) => lot.by_status.sending;",
+        "export const mms: NonNullable<paths['/v1/sms/out']['get']['parameters']['query']> = { type: 'mms' };",
       ].join('\n'),
     );
 
@@ -167,6 +174,8 @@ describe('a client generated from the OpenAPI document', () => {
       expect.stringContaining('"FAX"'),
       expect.stringContaining("Property 'recipient' does not exist"),
       expect.stringContaining('"stop"'),
+      expect.stringContaining("Property 'sending' does not exist"),
+      expect.stringContaining('"mms"'),
     ]);
   });
 
@@ -210,6 +219,8 @@ describe('a client generated from the OpenAPI document', () => {
           lot: expect.any(String),
           sender_id: tenant.senderId,
           contact_id: null,
+          to,
+          campaign_id: null,
           message: 'Votre code est ******',
           page: '1',
           message_encoding: 'GSM7',
@@ -229,6 +240,7 @@ describe('a client generated from the OpenAPI document', () => {
           retrieve: false,
           local_number: null,
           language: 'fr',
+          sandbox: false,
           company: { id: tenant.accountId, name: expect.any(String), email: null, phone: null },
           message_price: { id: expect.any(String), description: expect.any(String), amount: 2.5 },
           sender: { id: tenant.senderId, name: 'DEMO', email: null, phone: null },
@@ -455,6 +467,23 @@ describe('a client generated from the OpenAPI document', () => {
         },
       };
       expect(client.campaignEventSummary(event)).toBe('campaign.completed Soldes de mars done 2');
+    });
+
+    it('sends a lot, pages through its messages, narrows them with filters and reads its progress', async () => {
+      const api = new client.ApiClient(baseUrl, (await createTenant(t)).apiKey);
+
+      // held: the lot's messages stay pending while they are read
+      expect(await t.withDeliveryPaused(() => client.followALot(api, 'commandes-du-jour'))).toEqual({
+        pages: [['+221771234567', '+2250707070702'], ['+2250707070701']],
+        narrowed: [{ to: '+221771234567', lot: 'commandes-du-jour', external_id: 'commande-7', type: 'sms', sandbox: false }],
+        refused: {
+          status: 400,
+          message: 'erreur_de_validation',
+          errors: ['status: doit valoir scheduled, pending, sent, delivered, undelivered, failed, cancelled, ou plusieurs séparés par des virgules'],
+        },
+        progress: { count: 3, amount: 7.75, by_status: { scheduled: 0, pending: 3, sent: 0, delivered: 0, undelivered: 0, failed: 0, cancelled: 0 }, campaign_id: null },
+        missing: { status: 404, message: 'Non trouvé', errors: ['lot: aucun SMS pour ce lot'] },
+      });
     });
 
     it('requests a sender ID, is refused making it the default while pending, and withdraws it', async () => {

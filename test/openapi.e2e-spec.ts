@@ -30,6 +30,8 @@ const OPERATIONS: Array<[method: string, path: string, statuses: number[]]> = [
   ['post', '/v1/otp/send', [200, 400, 401, 402, 429, 500]],
   ['post', '/v1/otp/verify', [200, 400, 401, 410, 429, 500]],
   ['get', '/v1/sms/out/{id}', [200, 401, 404]],
+  ['get', '/v1/sms/out', [200, 400, 401]],
+  ['get', '/v1/sms/lot/{lot}', [200, 401, 404]],
   ['get', '/v1/group/{id}', [200, 401, 404]],
   ['delete', '/v1/group/{id}', [200, 401, 404]],
   ['get', '/v1/account', [200, 401]],
@@ -43,6 +45,8 @@ const ERROR_MESSAGES: Array<[method: string, path: string, messages: Record<numb
   ['post', '/v1/otp/send', { 400: 'erreur_de_validation', 401: 'Non autorisé', 402: 'solde_insuffisant', 429: 'trop_de_requetes', 500: 'erreur_application' }],
   ['post', '/v1/otp/verify', { 400: 'erreur_de_validation', 401: 'Non autorisé', 410: 'code_otp_expir', 429: 'trop_de_tentatives', 500: 'erreur_interne' }],
   ['get', '/v1/sms/out/{id}', { 401: 'Non autorisé', 404: 'Non trouvé' }],
+  ['get', '/v1/sms/out', { 400: 'erreur_de_validation', 401: 'Non autorisé' }],
+  ['get', '/v1/sms/lot/{lot}', { 401: 'Non autorisé', 404: 'Non trouvé' }],
   ['get', '/v1/group/{id}', { 401: 'Non autorisé', 404: 'Groupe non trouvé' }],
   ['delete', '/v1/group/{id}', { 401: 'Non autorisé', 404: 'Groupe non trouvé' }],
   ['get', '/v1/account', { 401: 'Non autorisé' }],
@@ -52,6 +56,7 @@ const SUCCESS_MESSAGES: Array<[method: string, path: string, message: string, da
   ['post', '/v1/otp/send', 'succès', 'OtpSendResultDto'],
   ['post', '/v1/otp/verify', 'success', 'OtpVerificationDto'],
   ['get', '/v1/sms/out/{id}', 'succès', 'MessageOutDto'],
+  ['get', '/v1/sms/lot/{lot}', 'succès', 'LotSummaryDto'],
   ['get', '/v1/group/{id}', 'succès', 'GroupDto'],
   ['delete', '/v1/group/{id}', 'success', null],
   ['get', '/v1/account', 'OK', 'AccountDto'],
@@ -66,7 +71,10 @@ const RESOURCE_FIELDS: Record<string, string[]> = {
     'message_encoding', 'amount', 'send_at', 'done_at', 'mccmnc', 'dlr_number_retry', 'provider', 'provider_id',
     'provider_status', 'source', 'status', 'created_by', 'webhook_url', 'webhook_response', 'retrieve', 'local_number',
     'language', 'company', 'message_price', 'sender', 'contact', 'author',
+    'to', 'campaign_id', 'sandbox',
   ],
+  LotSummaryDto: ['lot', 'campaign_id', 'count', 'amount', 'by_status', 'created_at'],
+  LotStatusCountsDto: ['scheduled', 'pending', 'sent', 'delivered', 'undelivered', 'failed', 'cancelled'],
   // the interface's fields, then those SPEC-2 adds
   GroupDto: ['id', 'company_id', 'name', 'description', 'created_by', 'created_at', 'contact_count', 'updated_at'],
   AccountDto: ['id', 'name', 'balance', 'address', 'logo_url', 'country_id', 'created_by', 'created_at'],
@@ -79,16 +87,20 @@ const TYPED_FIELDS: Array<[kind: string, expected: Schema, fields: string[]]> = 
     { type: 'string', format: 'uuid' },
     [
       'MessageOutDto.company_id', 'MessageOutDto.message_price_id', 'MessageOutDto.sender_id', 'MessageOutDto.contact_id',
-      'MessageOutDto.created_by', 'GroupDto.id', 'GroupDto.company_id', 'GroupDto.created_by', 'AccountDto.id',
+      'MessageOutDto.created_by', 'MessageOutDto.campaign_id', 'LotSummaryDto.campaign_id', 'GroupDto.id', 'GroupDto.company_id', 'GroupDto.created_by', 'AccountDto.id',
       'AccountDto.created_by', 'CompanyRefDto.id', 'MessagePriceRefDto.id', 'SenderRefDto.id', 'ContactRefDto.id', 'AuthorRefDto.id',
     ],
   ],
   [
     'date-time',
     { type: 'string', format: 'date-time' },
-    ['MessageOutDto.send_at', 'MessageOutDto.done_at', 'GroupDto.created_at', 'AccountDto.created_at'],
+    ['MessageOutDto.send_at', 'MessageOutDto.done_at', 'LotSummaryDto.created_at', 'GroupDto.created_at', 'AccountDto.created_at'],
   ],
-  ['integer', { type: 'integer' }, ['OtpSendResultDto.expires_at', 'MessageOutDto.dlr_number_retry', 'AccountDto.country_id']],
+  [
+    'integer',
+    { type: 'integer' },
+    ['OtpSendResultDto.expires_at', 'MessageOutDto.dlr_number_retry', 'AccountDto.country_id', 'LotSummaryDto.count', 'LotStatusCountsDto.delivered'],
+  ],
 ];
 
 describe('OpenAPI document', () => {
@@ -238,6 +250,7 @@ describe('OpenAPI document', () => {
 
     expect(OtpVerificationDto.properties!.channel.enum).toEqual(['sms', 'email']);
     expect(MessageOutDto.properties!.status.enum).toEqual(['scheduled', 'pending', 'sent', 'delivered', 'undelivered', 'failed', 'cancelled']);
+    expect(MessageOutDto.properties!.source.enum).toEqual(['api', 'campaign']);
     expect(MessageOutDto.properties!.message_encoding.enum).toEqual(['GSM7', 'UCS2']);
     expect(MessageOutDto.properties!.type.enum).toEqual(['otp', 'sms']);
   });

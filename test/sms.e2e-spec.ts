@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { newId } from '../src/common/ids.js';
+import { v7 as uuidv7 } from 'uuid';
 import { MessageOutRepository } from '../src/sms/message-out.repository.js';
 import { createTenant, smsBody, type Tenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -72,6 +72,8 @@ describe('GET /v1/sms/out/{id}', () => {
         lot: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
         sender_id: acme.senderId,
         contact_id: null,
+        to,
+        campaign_id: null,
         message: 'Votre code est ******',
         page: '1',
         message_encoding: 'GSM7',
@@ -91,6 +93,7 @@ describe('GET /v1/sms/out/{id}', () => {
         retrieve: false,
         local_number: null,
         language: 'fr',
+        sandbox: false,
         company: { id: acme.accountId, name: 'Acme', email: 'ops@acme.example', phone: '+2250101010101' },
         message_price: PRICE_CI,
         sender: { id: acme.senderId, name: 'ACME', email: null, phone: null },
@@ -155,8 +158,9 @@ describe('GET /v1/sms/out/{id}', () => {
     const uniqId = await send(acme.auth, to);
     const original = (await read(acme.auth, uniqId)).body.data;
     const sentAt = Date.parse(original.send_at);
-    const earlier = newId();
-    const later = newId();
+    // as the service makes them, each id carries its row's creation time
+    const earlier = uuidv7({ msecs: sentAt - 1000 });
+    const later = uuidv7({ msecs: sentAt + 1000 });
     await t.database.transaction(async (sql) => {
       const messages = t.app.get(MessageOutRepository);
       const base = {
@@ -238,7 +242,7 @@ describe('GET /v1/sms/out/{id}', () => {
   });
 
   it('answers 404 Non trouvé for an id that is neither a uuid nor a lot', async () => {
-    const res = await read(acme.auth, 'nothing-like-an-id');
+    const res = await read(acme.auth, encodeURIComponent('ni un id, ni un lot'));
 
     expect(res.body).toEqual(NOT_FOUND);
   });

@@ -71,6 +71,11 @@ export class ContactRepository {
     return sql.get<ContactRef>('SELECT id, name, email, phone FROM contact WHERE account_id = ? AND phone = ?', [accountId, phone]);
   }
 
+  /** The number of the account's contact; undefined when the account has no such contact. */
+  async phoneOf(sql: Sql, accountId: string, id: string): Promise<string | undefined> {
+    return (await sql.get<{ phone: string }>('SELECT phone FROM contact WHERE id = ? AND account_id = ?', [id, accountId]))?.phone;
+  }
+
   async find(sql: Sql, accountId: string, id: string, sandbox: boolean): Promise<ContactRecord | null> {
     const row = await sql.get<ContactRow>(`${SELECT} WHERE c.id = ? AND c.account_id = ?`, [sandbox, id, accountId]);
     return row ? toRecord(row) : null;
@@ -144,7 +149,7 @@ export class ContactRepository {
     let key = 'c.id';
     if (filters.groupId !== undefined) {
       // the group's keys lead, read in order: led by the contacts, SQLite and MariaDB sorted them all (CROSS and STRAIGHT_JOIN fix the order)
-      keys = `SELECT m.contact_id AS page_key FROM contact_group_member m ${sql.dialect === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN'} contact c ON c.id = m.contact_id`;
+      keys = `SELECT m.contact_id AS page_key FROM contact_group_member m ${sql.joinInOrder} contact c ON c.id = m.contact_id`;
       conditions.unshift('m.group_id = ?');
       params.unshift(filters.groupId);
       key = 'm.contact_id';

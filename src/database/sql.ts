@@ -39,6 +39,16 @@ export class Sql {
     return this.dialect === 'mysql' ? ' FOR UPDATE' : '';
   }
 
+  /** A join that reads its left side first: MariaDB's STRAIGHT_JOIN, SQLite's CROSS JOIN (either takes an ON). */
+  get joinInOrder(): string {
+    return this.dialect === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
+  }
+
+  /** `table alias`, read through `index` only: MariaDB's FORCE INDEX, SQLite's INDEXED BY (an error rather than reading the table whole). */
+  indexed(table: string, alias: string, index: string): string {
+    return this.dialect === 'mysql' ? `${table} ${alias} FORCE INDEX (${index})` : `${table} ${alias} INDEXED BY ${index}`;
+  }
+
   async all<T>(query: string, params: readonly Param[] = []): Promise<T[]> {
     return (await this.statements.all(query, params.map(this.bind), this.takeWaiting())) as T[];
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { placeholders, readBoolean, readTime, type Param, type Sql } from '../database/sql.js';
+import { COMPANY_COLUMNS, toView, VIEW_COLUMNS, VIEW_JOINS, type MessageOutView } from './message-out-view.js';
 import { isUuid } from '../common/ids.js';
 import type { MessageStatus } from './dto/message-out.dto.js';
 
@@ -57,54 +58,9 @@ export interface MessageEventView {
   webhookUrl: string | null;
 }
 
-/** An outgoing SMS with what GET /sms/out shows of its relations. */
-export interface MessageOutView {
-  uniqId: string;
-  accountId: string;
-  externalId: string | null;
-  messagePriceId: string | null;
-  type: string;
-  lot: string;
-  senderId: string | null;
-  recipient: string;
-  message: string;
-  page: number;
-  encoding: string;
-  amount: number;
-  sendAt: Date;
-  doneAt: Date | null;
-  mccmnc: string | null;
-  dlrNumberRetry: number;
-  provider: string | null;
-  providerId: string | null;
-  providerStatus: string | null;
-  source: string;
-  status: string;
-  createdBy: string;
-  webhookUrl: string | null;
-  webhookResponse: string | null;
-  retrieve: boolean;
-  localNumber: string | null;
-  language: string | null;
-  company: { id: string; name: string; email: string | null; phone: string | null };
-  price: { id: string; description: string; amount: number } | null;
-  sender: { id: string; name: string; email: string | null; phone: string | null } | null;
-  author: { id: string; name: string; email: string | null } | null;
-}
-
 const CHUNK = 500;
 
-const VIEW_SELECT = `
-  SELECT m.*,
-         a.name AS company_name, a.email AS company_email, a.phone AS company_phone,
-         p.description AS price_description, p.amount AS price_amount,
-         s.name AS sender_name, s.email AS sender_email, s.phone AS sender_phone,
-         u.name AS author_name, u.email AS author_email
-    FROM message_out m
-    JOIN account a ON a.id = m.account_id
-    LEFT JOIN message_price p ON p.id = m.message_price_id
-    LEFT JOIN sender s ON s.id = m.sender_id
-    LEFT JOIN user u ON u.id = m.created_by`;
+const VIEW_SELECT = `SELECT ${VIEW_COLUMNS}, ${COMPANY_COLUMNS} FROM message_out m JOIN account a ON a.id = m.account_id ${VIEW_JOINS}`;
 
 @Injectable()
 export class MessageOutRepository {
@@ -117,7 +73,7 @@ export class MessageOutRepository {
     await sql.insertManyLater('message_out', messages.map(toRow));
   }
 
-  /** By `uniq_id`, else the earliest message of the lot; only within the account. */
+  /** By `uniq_id`, else the earliest message of the lot (uniq_ids are time-ordered); only within the account. */
   async findByIdOrLot(sql: Sql, accountId: string, idOrLot: string): Promise<MessageOutView | null> {
     const byId = await sql.get<Record<string, unknown>>(`${VIEW_SELECT} WHERE m.uniq_id = ? AND m.account_id = ?`, [
       idOrLot,
@@ -125,7 +81,7 @@ export class MessageOutRepository {
     ]);
     if (byId) return toView(byId);
     const byLot = await sql.get<Record<string, unknown>>(
-      `${VIEW_SELECT} WHERE m.account_id = ? AND m.lot = ? ORDER BY m.created_at, m.uniq_id LIMIT 1`,
+      `${VIEW_SELECT} WHERE m.account_id = ? AND m.lot = ? ORDER BY m.uniq_id LIMIT 1`,
       [accountId, idOrLot],
     );
     return byLot ? toView(byLot) : null;
@@ -279,54 +235,6 @@ export class MessageOutRepository {
     ]);
     return part?.uniq_id;
   }
-}
-
-function toView(row: Record<string, unknown>): MessageOutView {
-  const text = (key: string) => (row[key] ?? null) as string | null;
-  return {
-    uniqId: row.uniq_id as string,
-    accountId: row.account_id as string,
-    externalId: text('external_id'),
-    messagePriceId: text('message_price_id'),
-    type: row.type as string,
-    lot: row.lot as string,
-    senderId: text('sender_id'),
-    recipient: row.recipient as string,
-    message: row.message as string,
-    page: Number(row.page),
-    encoding: row.message_encoding as string,
-    amount: Number(row.amount),
-    sendAt: readTime(row.send_at as string | Date),
-    doneAt: readTime(row.done_at as string | Date | null),
-    mccmnc: text('mccmnc'),
-    dlrNumberRetry: Number(row.dlr_number_retry),
-    provider: text('provider'),
-    providerId: text('provider_id'),
-    providerStatus: text('provider_status'),
-    source: row.source as string,
-    status: row.status as string,
-    createdBy: row.created_by as string,
-    webhookUrl: text('webhook_url'),
-    webhookResponse: text('webhook_response'),
-    retrieve: readBoolean(row.retrieve),
-    localNumber: text('local_number'),
-    language: text('language'),
-    company: {
-      id: row.account_id as string,
-      name: row.company_name as string,
-      email: text('company_email'),
-      phone: text('company_phone'),
-    },
-    price:
-      row.message_price_id && row.price_description !== null
-        ? { id: row.message_price_id as string, description: row.price_description as string, amount: Number(row.price_amount) }
-        : null,
-    sender:
-      row.sender_id && row.sender_name !== null
-        ? { id: row.sender_id as string, name: row.sender_name as string, email: text('sender_email'), phone: text('sender_phone') }
-        : null,
-    author: row.author_name !== null ? { id: row.created_by as string, name: row.author_name as string, email: text('author_email') } : null,
-  };
 }
 
 function toRow(message: NewMessageOut): Record<string, Param> {

@@ -1,17 +1,47 @@
-import { Controller, Get, Param, Post } from '@nestjs/common';
+import { Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
+import type { ListPage } from '../common/list/page.js';
+import { RespondWithList } from '../common/list/respond-with-list.decorator.js';
 import { WebhookResendDto } from '../webhook/dto/webhook-config.dto.js';
+import { LotSummaryDto } from './dto/lot-summary.dto.js';
+import { MessageOutQueryDto } from './dto/message-out-query.dto.js';
 import { MessageOutDto } from './dto/message-out.dto.js';
-import { NO_WEBHOOK_EVENT, SMS_NOT_FOUND, SmsService, WEBHOOK_IN_FLIGHT } from './sms.service.js';
+import { RANGE_TOO_WIDE } from './message-filters.js';
+import { LOT_NOT_FOUND, NO_WEBHOOK_EVENT, SMS_NOT_FOUND, SmsService, WEBHOOK_IN_FLIGHT } from './sms.service.js';
 
 @ApiTags('SMS')
 @Controller('sms')
 export class SmsController {
   constructor(private readonly sms: SmsService) {}
+
+  @Get('out')
+  @ApiOperation({
+    summary: "List the key's outgoing SMS, newest first, with filters",
+    description:
+      'Only the messages of the calling key\'s mode (live or sandbox), created in `[created_from, created_to)`: by default the last 30 days, ' +
+      'at most 366 days. Every filter given must hold. The cursor is bound to the filters it was made with.',
+  })
+  @RespondWithList(MessageOutDto)
+  @ApiFailure(400, 'erreur_de_validation', 'A bad filter, limit or cursor, or a range wider than 366 days', { errors: [RANGE_TOO_WIDE] })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: MessageOutQueryDto): Promise<ListPage<MessageOutDto>> {
+    return this.sms.list(principal, query);
+  }
+
+  @Get('lot/:lot')
+  @ApiOperation({
+    summary: 'The progress of a lot: its messages counted by status, and what it costs',
+    description: "The lot's messages of the calling key's mode.",
+  })
+  @ApiParam({ name: 'lot', description: 'The `lot` of a send (given by the client, or the ULID the service chose)', example: 'relance-mars' })
+  @RespondWith(200, 'succès', LotSummaryDto)
+  @ApiFailure(404, 'Non trouvé', "No SMS of this lot in the caller's account and mode", { errors: [LOT_NOT_FOUND] })
+  lotSummary(@CurrentPrincipal() principal: Principal, @Param('lot') lot: string): Promise<LotSummaryDto> {
+    return this.sms.lotSummary(principal, lot);
+  }
 
   @Get('out/:id')
   @ApiOperation({ summary: 'Read one outgoing SMS by its uniq_id, or the first one of a lot' })

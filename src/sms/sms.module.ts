@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ContactModule } from '../contact/contact.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
+import { MessageOutListRepository } from './message-out-list.repository.js';
 import { MessageOutRepository } from './message-out.repository.js';
 import { SmsDeliveryStore } from './sms-delivery-store.js';
 import { SmsStatusEvents } from './sms-status-events.js';
@@ -10,7 +11,7 @@ import { SmsService } from './sms.service.js';
 @Module({
   imports: [ContactModule, WebhookModule],
   controllers: [SmsController],
-  providers: [SmsService, MessageOutRepository, SmsStatusEvents, SmsDeliveryStore],
+  providers: [SmsService, MessageOutRepository, MessageOutListRepository, SmsStatusEvents, SmsDeliveryStore],
   exports: [MessageOutRepository, SmsDeliveryStore, SmsStatusEvents],
 })
 export class SmsModule {}

@@ -1,15 +1,23 @@
 import { Injectable } from '@nestjs/common';
+import type { Principal } from '../auth/principal.js';
 import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { isUlid, isUuid } from '../common/ids.js';
+import { isUuid } from '../common/ids.js';
+import { Page, type ListPage } from '../common/list/page.js';
 import { toAmount } from '../common/money.js';
-import { ContactRepository, type ContactRef } from '../contact/contact.repository.js';
+import { ContactRepository } from '../contact/contact.repository.js';
 import { Database } from '../database/database.js';
 import { WebhookEvents } from '../webhook/webhook-events.js';
-import type { MessageOutDto } from './dto/message-out.dto.js';
-import { MessageOutRepository, type MessageOutView } from './message-out.repository.js';
+import type { LotSummaryDto } from './dto/lot-summary.dto.js';
+import type { MessageOutQueryDto } from './dto/message-out-query.dto.js';
+import { MESSAGE_STATUSES, type MessageOutDto, type MessageStatus } from './dto/message-out.dto.js';
+import { boundFilters, messageFilters } from './message-filters.js';
+import { MessageOutListRepository, type LotStatusRow } from './message-out-list.repository.js';
+import { MessageOutRepository } from './message-out.repository.js';
+import type { MessageOutView } from './message-out-view.js';
 
 export const SMS_NOT_FOUND = 'id: aucun SMS pour cet identifiant ou ce lot';
+export const LOT_NOT_FOUND = 'lot: aucun SMS pour ce lot';
 export const NO_WEBHOOK_EVENT = "id: ce SMS n'a encore aucun évènement webhook";
 export const WEBHOOK_IN_FLIGHT = 'id: un envoi de son évènement webhook est en cours';
 
@@ -18,20 +26,34 @@ export class SmsService {
   constructor(
     private readonly database: Database,
     private readonly messages: MessageOutRepository,
+    private readonly lists: MessageOutListRepository,
     private readonly contacts: ContactRepository,
     private readonly webhooks: WebhookEvents,
     private readonly clock: Clock,
   ) {}
 
   async findOne(accountId: string, idOrLot: string): Promise<MessageOutDto> {
-    const found = !isUuid(idOrLot) && !isUlid(idOrLot) ? null : await this.database.run(async (sql) => {
-      const message = await this.messages.findByIdOrLot(sql, accountId, idOrLot);
-      if (!message) return null;
-      const contact = await this.contacts.findByPhone(sql, accountId, message.recipient);
-      return { message, contact: contact ?? null };
-    });
+    const found = LOT_SHAPE.test(idOrLot) ? await this.database.run((sql) => this.messages.findByIdOrLot(sql, accountId, idOrLot)) : null;
     if (!found) throw ApiError.notFound('Non trouvé', [SMS_NOT_FOUND]);
-    return toMessageOutDto(found.message, found.contact);
+    return toMessageOutDto(found);
+  }
+
+  /** A page of the messages of the key's mode that match every filter given, in the last 30 days unless a range is. */
+  list(principal: Principal, query: MessageOutQueryDto): Promise<ListPage<MessageOutDto>> {
+    const filters = messageFilters(query, this.clock.now());
+    const page = Page.of(query, boundFilters(filters, query));
+    return this.database.run(async (sql) => {
+      const contactPhone = filters.contactId === undefined ? null : ((await this.contacts.phoneOf(sql, principal.accountId, filters.contactId)) ?? null);
+      const messages = await this.lists.page(sql, principal.accountId, principal.test, filters, contactPhone, page);
+      return page.answer(messages, (message) => message.uniqId, toMessageOutDto);
+    });
+  }
+
+  /** Counts by status and the amount of the lot's messages of the key's mode. */
+  async lotSummary(principal: Principal, lot: string): Promise<LotSummaryDto> {
+    const rows = LOT_SHAPE.test(lot) ? await this.database.run((sql) => this.lists.summariseLot(sql, principal.accountId, principal.test, lot)) : [];
+    if (rows.length === 0) throw ApiError.notFound('Non trouvé', [LOT_NOT_FOUND]);
+    return toLotSummary(lot, rows);
   }
 
   /** Queues the message's latest webhook event again, with its id; by `uniq_id` only (a lot has many messages). */
@@ -49,7 +71,30 @@ export class SmsService {
   }
 }
 
-function toMessageOutDto(message: MessageOutView, contact: ContactRef | null): MessageOutDto {
+/** A uniq_id, or a lot: a ULID, or a name of 1 to 64 `[A-Za-z0-9_-]` given by the client. */
+const LOT_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Refunded when they became so: their amounts are no longer charged. */
+const REFUNDED = new Set<string>(['failed', 'cancelled']);
+
+function toLotSummary(lot: string, rows: LotStatusRow[]): LotSummaryDto {
+  const byStatus = Object.fromEntries(MESSAGE_STATUSES.map((status) => [status, 0])) as Record<MessageStatus, number>;
+  let charged = 0;
+  for (const row of rows) {
+    byStatus[row.status as MessageStatus] = row.count;
+    if (!REFUNDED.has(row.status)) charged += row.amount;
+  }
+  return {
+    lot,
+    campaign_id: rows.find((row) => row.campaignId !== null)?.campaignId ?? null,
+    count: rows.reduce((sum, row) => sum + row.count, 0),
+    amount: toAmount(charged),
+    by_status: byStatus,
+    created_at: new Date(Math.min(...rows.map((row) => row.createdAt.getTime()))).toISOString(),
+  };
+}
+
+function toMessageOutDto(message: MessageOutView): MessageOutDto {
   return {
     company_id: message.accountId,
     uniq_id: message.uniqId,
@@ -58,7 +103,9 @@ function toMessageOutDto(message: MessageOutView, contact: ContactRef | null): M
     type: message.type,
     lot: message.lot,
     sender_id: message.senderId,
-    contact_id: contact?.id ?? null,
+    contact_id: message.contactId,
+    to: message.recipient,
+    campaign_id: message.campaignId,
     message: message.message,
     page: String(message.page),
     message_encoding: message.encoding,
@@ -78,10 +125,11 @@ function toMessageOutDto(message: MessageOutView, contact: ContactRef | null): M
     retrieve: message.retrieve,
     local_number: message.localNumber,
     language: message.language,
+    sandbox: message.test,
     company: message.company,
     message_price: message.price && { ...message.price, amount: toAmount(message.price.amount) },
     sender: message.sender,
-    contact,
+    contact: message.contact,
     author: message.author,
   };
 }

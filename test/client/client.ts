@@ -26,6 +26,7 @@ export type ContactChanges = Json<paths['/v1/contact/{id}']['patch']['requestBod
 export type ContactBatch = Json<paths['/v1/contact/bulk']['post']['requestBody']>;
 export type ContactQuery = NonNullable<paths['/v1/contact']['get']['parameters']['query']>;
 export type NewMembers = Json<paths['/v1/group/{id}/contacts']['post']['requestBody']>;
+export type SmsQuery = NonNullable<paths['/v1/sms/out']['get']['parameters']['query']>;
 /** What a receiver gets for an `sms.*` event, typed from the document's components. */
 export type SmsEvent = components['schemas']['SmsWebhookEventDto'];
 /** What a receiver gets for a `contact.opted_out` or `contact.opted_in` event. */
@@ -245,6 +246,15 @@ export class ApiClient {
     return this.call('POST', `/v1/campaign/${encodeURIComponent(id)}/cancel`, reason === undefined ? {} : { reason });
   }
 
+  messages(query: SmsQuery = {}): Promise<Answer<'/v1/sms/out', 'get'>> {
+    const search = new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]));
+    return this.call('GET', `/v1/sms/out?${search.toString()}`);
+  }
+
+  lot(lot: string): Promise<Answer<'/v1/sms/lot/{lot}', 'get'>> {
+    return this.call('GET', `/v1/sms/lot/${encodeURIComponent(lot)}`);
+  }
+
   private async call<T>(method: string, path: string, body?: unknown, type = 'application/json', idempotencyKey?: string): Promise<T> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
@@ -328,6 +338,8 @@ export async function readSms(client: ApiClient, id: string) {
       lot: sms.lot,
       sender_id: sms.sender_id,
       contact_id: sms.contact_id,
+      to: sms.to,
+      campaign_id: sms.campaign_id,
       message: sms.message,
       page: sms.page,
       message_encoding: sms.message_encoding,
@@ -347,6 +359,7 @@ export async function readSms(client: ApiClient, id: string) {
       retrieve: sms.retrieve,
       local_number: sms.local_number,
       language: sms.language,
+      sandbox: sms.sandbox,
       company: { id: company.id, name: company.name, email: company.email, phone: company.phone },
       message_price: message_price && { id: message_price.id, description: message_price.description, amount: message_price.amount },
       sender: sender && { id: sender.id, name: sender.name, email: sender.email, phone: sender.phone },
@@ -701,4 +714,33 @@ export async function readUsage(client: ApiClient, from: string, to: string) {
   if (answer.status !== 200) throw unexpected(answer);
   const { totals, buckets } = answer.body.data;
   return { messages: totals.messages, amount: totals.amount, weeks: buckets.map((bucket) => bucket.period).length > 0, rate: totals.delivery_rate };
+}
+/** Sends a lot, reads its messages two by two with the cursor, narrows them by number and status, and reads its progress. */
+export async function followALot(client: ApiClient, lot: string) {
+  const sent = await client.sendSms({ to: ['+2250707070701', '+2250707070702', '+221771234567'], message: 'Votre commande est prête', lot, external_id: 'commande-7' });
+  if (sent.status !== 200) throw unexpected(sent);
+  const pages: string[][] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.messages({ lot, limit: 2, ...(cursor === undefined ? {} : { cursor }) });
+    if (page.status !== 200) throw unexpected(page);
+    pages.push(page.body.data.items.map((message) => message.to));
+    cursor = page.body.data.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+  const narrowed = await client.messages({ lot, to: '+221771234567', status: 'pending,sent', external_id: 'commande-7' });
+  if (narrowed.status !== 200) throw unexpected(narrowed);
+  const refused = await client.messages({ status: 'envoyé' });
+  if (refused.status !== 400) throw unexpected(refused);
+  const progress = await client.lot(lot);
+  if (progress.status !== 200) throw unexpected(progress);
+  const missing = await client.lot('inconnu');
+  if (missing.status !== 404) throw unexpected(missing);
+  const { count, amount, by_status, campaign_id } = progress.body.data;
+  return {
+    pages,
+    narrowed: narrowed.body.data.items.map(({ to, lot: itsLot, external_id, type, sandbox }) => ({ to, lot: itsLot, external_id, type, sandbox })),
+    refused: { status: refused.body.status, message: refused.body.message, errors: refused.body.errors },
+    progress: { count, amount, by_status, campaign_id },
+    missing: { status: missing.body.status, message: missing.body.message, errors: missing.body.errors },
+  };
 }

@@ -42,7 +42,8 @@ function listen<T extends object>(target: T, method: keyof T & string, listener:
  * The table accesses in the statement's plan that read a whole table or a
  * whole index instead of seeking in an index: SQLite's `SCAN …` steps, MySQL's
  * `ALL` and `index` access types or accesses without a key. The rows of a
- * subquery in FROM (a page of keys, found through an index) are not counted.
+ * subquery in FROM (a page of keys, found through an index) and of a union of
+ * such subqueries are not counted.
  */
 export async function fullScans(dataSource: DataSource, { query, params }: Statement): Promise<string[]> {
   if (dataSource.options.type === 'better-sqlite3') {
@@ -54,8 +55,11 @@ export async function fullScans(dataSource: DataSource, { query, params }: State
     return plan.map((step) => step.detail).filter((detail) => detail.startsWith('SCAN ') && !subqueries.has(detail.slice(5).split(' ')[0]));
   }
   const plan = (await dataSource.query(`EXPLAIN ${query}`, params)) as Array<{ table: string | null; type: string | null; key: string | null }>;
-  // a row without a table is a note, such as "Impossible WHERE noticed after reading const tables"
+  // a row without a table is a note, such as "Impossible WHERE noticed after reading const tables";
+  // a derived table or a union's result holds the rows its own steps found;
+  // a `const` access without a key is an outer join whose condition no row can meet (a NULL key), which reads nothing
   return plan
-    .filter((step) => step.table !== null && !step.table.startsWith('<derived') && (step.type === 'ALL' || step.type === 'index' || step.key === null))
+    .filter((step) => step.table !== null && !/^<(derived|union)/.test(step.table))
+    .filter((step) => step.type === 'ALL' || step.type === 'index' || (step.key === null && step.type !== 'const'))
     .map((step) => `${step.table}: ${step.type}, key ${step.key}`);
 }

@@ -11,6 +11,13 @@ export interface ListPage<T> {
   has_more: boolean;
 }
 
+/** Where some of a page's keys are read in key order: a table with the index that serves it, and the conditions that index answers. */
+export interface KeySource {
+  from: string;
+  conditions: string[];
+  params: Param[];
+}
+
 /** What a list is keyed by: a UUID v7 (time-ordered) or an auto-increment integer. */
 export type ListKey = 'uuid' | 'integer';
 
@@ -57,6 +64,20 @@ export class Page {
     const where = this.after === null ? conditions : [...conditions, `${keyColumn} < ?`];
     const text = `${select}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${keyColumn} DESC LIMIT ${this.limit + 1}`;
     return [text, this.after === null ? [...params] : [...params, this.key === 'integer' ? Number(this.after) : this.after]];
+  }
+
+  /**
+   * The query of the page's keys (`page_key`), newest first: each source read
+   * in key order past the cursor, and their pages merged, so that a filter
+   * with alternatives (one of several statuses, say) is served by an index
+   * per alternative instead of a sort of every match. The sources must not
+   * share rows.
+   */
+  keys(keyColumn: string, sources: readonly KeySource[]): [string, Param[]] {
+    const arms = sources.map((source) => this.query(`SELECT ${keyColumn} AS page_key FROM ${source.from}`, keyColumn, source.conditions, source.params));
+    if (arms.length === 1) return arms[0]!;
+    const merged = arms.map(([text], n) => `SELECT page_key FROM (${text}) source_${n}`).join(' UNION ALL ');
+    return [`${merged} ORDER BY page_key DESC LIMIT ${this.limit + 1}`, arms.flatMap(([, params]) => params)];
   }
 
   /** The answer from the rows the keyset query read. */

@@ -6,7 +6,9 @@ import { columnsFor } from '../schema-columns.js';
  * campaign; a lot named by the client is unique per account (`message_lot`);
  * an outbox entry may wait for its time (`scheduled`: promoted to pending, or
  * dropped if cancelled, when claimed). The list routes' filters each have an
- * index that keeps newest-first order (the uniq_id is time-ordered).
+ * index that keeps newest-first order (the uniq_id is time-ordered): the lot's
+ * index ends with the uniq_id instead of the creation time, which orders the
+ * same.
  */
 export class BulkSms1764500000000 implements MigrationInterface {
   name = 'BulkSms1764500000000';
@@ -27,13 +29,16 @@ export class BulkSms1764500000000 implements MigrationInterface {
     // a scheduled entry joins the queue (`created_at`) when it is due: the oldest due entry is the first by this index
     await runner.createIndex('outbox', new TableIndex({ name: 'IDX_outbox_created', columnNames: ['created_at'] }));
 
+    await runner.dropIndex('message_out', 'IDX_message_out_account_lot');
     await runner.createIndices('message_out', [
+      new TableIndex({ name: 'IDX_message_out_account_lot', columnNames: ['account_id', 'lot', 'uniq_id'] }),
       new TableIndex({ name: 'IDX_message_out_account_id', columnNames: ['account_id', 'is_test', 'uniq_id'] }),
       new TableIndex({ name: 'IDX_message_out_account_status', columnNames: ['account_id', 'is_test', 'status', 'uniq_id'] }),
       new TableIndex({ name: 'IDX_message_out_account_to', columnNames: ['account_id', 'recipient', 'uniq_id'] }),
       // most messages have neither: SQLite leaves them out of these indexes (MySQL has no partial indexes)
       new TableIndex({ name: 'IDX_message_out_account_campaign', columnNames: ['account_id', 'campaign_id', 'uniq_id'], where: mysql ? undefined : 'campaign_id IS NOT NULL' }),
       new TableIndex({ name: 'IDX_message_out_account_external', columnNames: ['account_id', 'external_id', 'uniq_id'], where: mysql ? undefined : 'external_id IS NOT NULL' }),
+      new TableIndex({ name: 'IDX_message_out_account_contact', columnNames: ['account_id', 'contact_id', 'uniq_id'], where: mysql ? undefined : 'contact_id IS NOT NULL' }),
     ]);
 
     await runner.createTable(
@@ -53,9 +58,18 @@ export class BulkSms1764500000000 implements MigrationInterface {
 
   async down(runner: QueryRunner): Promise<void> {
     await runner.dropTable('message_lot', true);
-    for (const index of ['IDX_message_out_account_id', 'IDX_message_out_account_status', 'IDX_message_out_account_to', 'IDX_message_out_account_campaign', 'IDX_message_out_account_external']) {
+    for (const index of [
+      'IDX_message_out_account_id',
+      'IDX_message_out_account_status',
+      'IDX_message_out_account_to',
+      'IDX_message_out_account_campaign',
+      'IDX_message_out_account_external',
+      'IDX_message_out_account_contact',
+      'IDX_message_out_account_lot',
+    ]) {
       await runner.dropIndex('message_out', index);
     }
+    await runner.createIndex('message_out', new TableIndex({ name: 'IDX_message_out_account_lot', columnNames: ['account_id', 'lot', 'created_at'] }));
     await runner.dropIndex('outbox', 'IDX_outbox_created');
     await runner.query('ALTER TABLE outbox DROP COLUMN scheduled');
     for (const column of ['contact_id', 'campaign_id']) await runner.query(`ALTER TABLE message_out DROP COLUMN ${column}`);

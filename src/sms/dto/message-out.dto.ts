@@ -62,6 +62,8 @@ export class AuthorRefDto {
 
 export const MESSAGE_STATUSES = ['scheduled', 'pending', 'sent', 'delivered', 'undelivered', 'failed', 'cancelled'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export const MESSAGE_TYPES = ['otp', 'sms'] as const;
+export const MESSAGE_SOURCES = ['api', 'campaign'] as const;
 
 /** One outgoing SMS. */
 export class MessageOutDto {
@@ -76,7 +78,7 @@ export class MessageOutDto {
   /** @example "0191f3a0-0000-7000-8000-000000000225" */
   @Uuid(true)
   message_price_id!: string | null;
-  @ApiProperty({ enum: ['otp', 'sms'], example: 'otp' })
+  @ApiProperty({ enum: MESSAGE_TYPES, example: 'otp' })
   type!: string;
   /**
    * ULID of the send request.
@@ -86,9 +88,20 @@ export class MessageOutDto {
   /** @example "0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e03" */
   @Uuid(true)
   sender_id!: string | null;
-  /** @example null */
+  /**
+   * The contact the send named, else the account's contact with the number.
+   * @example null
+   */
   @Uuid(true)
   contact_id!: string | null;
+  /**
+   * The recipient, E.164.
+   * @example "+2250707070707"
+   */
+  to!: string;
+  /** @example null */
+  @Uuid(true)
+  campaign_id!: string | null;
   /**
    * The text sent, with an OTP code masked.
    * @example "Votre code est ******"
@@ -123,9 +136,15 @@ export class MessageOutDto {
   provider_id!: string | null;
   /** @example "DELIVRD" */
   provider_status!: string | null;
-  @ApiProperty({ enum: ['api'], example: 'api' })
+  @ApiProperty({ enum: MESSAGE_SOURCES, example: 'api' })
   source!: string;
-  @ApiProperty({ enum: MESSAGE_STATUSES, example: 'sent' })
+  @ApiProperty({
+    enum: MESSAGE_STATUSES,
+    example: 'sent',
+    description:
+      'scheduled → pending or cancelled; pending → sent or failed; sent → delivered or undelivered. ' +
+      'delivered, undelivered, failed and cancelled are final: a late receipt only updates `provider_status`.',
+  })
   status!: string;
   /** @example "0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e02" */
   @Uuid()
@@ -140,6 +159,11 @@ export class MessageOutDto {
   local_number!: string | null;
   /** @example "fr" */
   language!: string | null;
+  /**
+   * Sent with a sandbox (`mk_test_`) key: never billed, never handed to a provider.
+   * @example false
+   */
+  sandbox!: boolean;
   company!: CompanyRefDto;
   message_price!: MessagePriceRefDto | null;
   sender!: SenderRefDto | null;
