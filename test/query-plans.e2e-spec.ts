@@ -40,7 +40,6 @@ const HOT_QUERIES: Array<[name: string, shape: RegExp]> = [
   ...LIST_INDEXES.map((index): [string, RegExp] => [`a page of SMS keys read through ${index} (GET /v1/sms/out)`, pageKeysThrough(index)]),
   ['the account of a page of SMS', /^SELECT a\.name AS company_name\b.*\bFROM account a WHERE a\.id = \?/s],
   ['the counts of a lot by status (GET /v1/sms/lot/{lot})', /\bFROM message_out m\b.*\bGROUP BY m\.status\b/s],
-  ['the contact of an SMS', /\bFROM contact\b.*\bphone = \?/s],
   ['the outbox claim of a lane', /^SELECT\b.*\bFROM outbox\b.*\bavailable_at <= \?.*\bbulk = \?/s],
   ['the SMS by provider id (delivery receipt)', /\bFROM message_part\b/],
   ['the kept delivery receipts by provider id', /\bFROM delivery_receipt\b.*\bprovider_id IN\b/s],
