@@ -30,13 +30,12 @@ export interface UpsertOptions {
   at: Date;
 }
 
-const INSERT_CHUNK = 500;
-
 /**
  * Writes batches of contacts by phone, the way bulk upserts, imports and
- * member adds by phone all need: one lookup of the phones the account has,
- * one insert of the new ones. A phone inserted by another unit of work in the
- * meantime is found on the read-back and treated as one the account had.
+ * member adds by phone all need: the phones the account does not have are
+ * inserted, 500 per statement (ContactRepository.insertAbsent), which gives
+ * back the contacts holding the others, locked. A phone another unit of work
+ * inserted in the meantime is one the account had.
  */
 @Injectable()
 export class ContactWriter {
@@ -47,26 +46,15 @@ export class ContactWriter {
     inputs.forEach((input, index) => {
       if (!first.has(input.phone.e164)) first.set(input.phone.e164, index);
     });
-    const phones = [...first.keys()];
-    const had = new Map((await this.contacts.lockByPhones(sql, options.accountId, phones)).map((row) => [row.phone, row]));
-
-    const fresh = phones.filter((phone) => !had.has(phone)).map((phone) => ({ id: newId(options.at), columns: newColumns(inputs[first.get(phone)!]!) }));
-    for (let start = 0; start < fresh.length; start += INSERT_CHUNK) {
-      await this.contacts.insertAbsent(sql, options.accountId, options.createdBy, options.at, fresh.slice(start, start + INSERT_CHUNK));
-    }
-    const ours = new Set(fresh.map((contact) => contact.id));
-    if (fresh.length > 0) {
-      for (const row of await this.contacts.lockByPhones(sql, options.accountId, fresh.map((contact) => contact.columns.phone))) {
-        if (!ours.has(row.id)) had.set(row.phone, row);
-      }
-    }
-    const createdIds = new Map(fresh.filter((contact) => !had.has(contact.columns.phone)).map((contact) => [contact.columns.phone, contact.id]));
+    const fresh = new Map([...first].map(([phone, index]) => [phone, { id: newId(options.at), columns: newColumns(inputs[index]!) }]));
+    const held = await this.contacts.insertAbsent(sql, options.accountId, options.createdBy, options.at, [...fresh.values()]);
+    const had = new Map(held.map((contact) => [contact.phone, contact]));
 
     const outcomes: UpsertOutcome[] = [];
     for (const [index, input] of inputs.entries()) {
       const phone = input.phone.e164;
       const existing = had.get(phone);
-      const id = createdIds.get(phone) ?? existing!.id;
+      const id = existing?.id ?? fresh.get(phone)!.id;
       if (first.get(phone) !== index) outcomes.push({ kind: 'duplicate', id });
       else if (!existing) outcomes.push({ kind: 'created', id });
       else if (options.onDuplicate === 'skip') outcomes.push({ kind: 'existing', id });
