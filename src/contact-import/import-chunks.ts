@@ -37,6 +37,11 @@ export class ImportChunks {
     return new ImportChunks(table.records, readHeader(table.header), options.defaultCountry, options.position);
   }
 
+  /** Every chunk from the position taken. */
+  get finished(): boolean {
+    return Math.max(this.next, this.position) >= this.records;
+  }
+
   /** The next chunk from the position; empty past the end. */
   take(): Classified[] {
     while (this.next < this.position) this.chunk();
