@@ -65,7 +65,9 @@ const COLUMNS = `SELECT c.id, c.account_id, c.name, c.email, c.phone, c.country,
 const SELECT = `${COLUMNS} FROM contact c`;
 /** Contacts per insert statement. */
 const INSERT_ROWS = 500;
-const CONTACT_ROW = `(${Array(13).fill('?').join(', ')})`;
+const INSERTED_COLUMNS = [
+  'id', 'account_id', 'name', 'email', 'phone', 'country', 'language', 'attributes', 'search_name', 'search_email', 'created_by', 'created_at', 'updated_at',
+];
 
 @Injectable()
 export class ContactRepository {
@@ -108,7 +110,8 @@ export class ContactRepository {
    * statement, in the order of their phones (two units of work inserting the
    * same phones lock them in the same order), and returns the contacts that
    * hold the other phones, locked until the unit ends (MySQL): those the
-   * account had, and those another unit of work inserted first.
+   * account had, and those another unit of work inserted first, read back
+   * when a statement did not insert all its rows.
    */
   async insertAbsent(
     sql: Sql,
@@ -122,19 +125,12 @@ export class ContactRepository {
     const had = sql.dialect === 'mysql' ? await this.lockByPhones(sql, accountId, contacts.map((contact) => contact.columns.phone)) : [];
     const held = new Set(had.map((contact) => contact.phone));
     const absent = contacts.filter((contact) => !held.has(contact.columns.phone)).sort((a, b) => (a.columns.phone < b.columns.phone ? -1 : 1));
-    let inserted = 0;
+    let allInserted = true;
     for (let start = 0; start < absent.length; start += INSERT_ROWS) {
-      const chunk = absent.slice(start, start + INSERT_ROWS);
-      const params: Param[] = [];
-      for (const { id, columns } of chunk) params.push(id, accountId, ...columnValues(columns), createdBy, at, at);
-      const insert = `INSERT INTO contact (id, account_id, name, email, phone, country, language, attributes, search_name, search_email, created_by, created_at, updated_at)
-        VALUES ${chunk.map(() => CONTACT_ROW).join(', ')}`;
-      // MySQL sends it with the read below, in one round trip
-      if (sql.dialect === 'mysql') await sql.later(`${insert} ON DUPLICATE KEY UPDATE id = id`, params);
-      else inserted += await sql.run(`${insert} ON CONFLICT DO NOTHING`, params);
+      const rows = absent.slice(start, start + INSERT_ROWS).map(({ id, columns }) => [id, accountId, ...columnValues(columns), createdBy, at, at]);
+      if (!(await sql.insertAllIfAbsent('contact', INSERTED_COLUMNS, rows))) allInserted = false;
     }
-    // SQLite counts the rows it inserted (a unit of work there is alone); MySQL counts a duplicate as a row changed
-    if (absent.length === 0 || (sql.dialect === 'sqlite' && inserted === absent.length)) return had;
+    if (allInserted) return had;
     const ours = new Set(absent.map((contact) => contact.id));
     const others = await this.lockByPhones(sql, accountId, absent.map((contact) => contact.columns.phone));
     return [...had, ...others.filter((contact) => !ours.has(contact.id))];
