@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { startThread } from '../common/threads/start-thread.js';
+import { decodeChunk } from './chunk-wire.js';
 import { ImportFileError, type Delimiter } from './csv-file.js';
 import type { Classified } from './import-chunks.js';
 import type { ReaderAnswer, ReaderCall, ReaderReply, ReaderRequest } from './import-reader.thread.js';
@@ -52,7 +53,7 @@ export class ImportReader implements OnApplicationShutdown {
       next: async () => {
         const chunk = await this.request({ type: 'next', file });
         if (chunk.type !== 'chunk') throw new Error(`unexpected reply ${chunk.type}`);
-        return JSON.parse(chunk.rows) as Classified[];
+        return decodeChunk(chunk.rows);
       },
       close: () => {
         if (open) this.closed(file);
