@@ -42,20 +42,20 @@ export class ContactWriter {
   constructor(private readonly contacts: ContactRepository) {}
 
   async upsert(sql: Sql, inputs: readonly ContactInput[], options: UpsertOptions): Promise<UpsertOutcome[]> {
-    const first = new Map<string, number>();
+    // by phone, the contact its first input would create
+    const fresh = new Map<string, { index: number; id: string; columns: ContactColumns }>();
     inputs.forEach((input, index) => {
-      if (!first.has(input.phone.e164)) first.set(input.phone.e164, index);
+      if (!fresh.has(input.phone.e164)) fresh.set(input.phone.e164, { index, id: newId(options.at), columns: newColumns(input) });
     });
-    const fresh = new Map([...first].map(([phone, index]) => [phone, { id: newId(options.at), columns: newColumns(inputs[index]!) }]));
     const held = await this.contacts.insertAbsent(sql, options.accountId, options.createdBy, options.at, [...fresh.values()]);
     const had = new Map(held.map((contact) => [contact.phone, contact]));
 
     const outcomes: UpsertOutcome[] = [];
     for (const [index, input] of inputs.entries()) {
-      const phone = input.phone.e164;
-      const existing = had.get(phone);
-      const id = existing?.id ?? fresh.get(phone)!.id;
-      if (first.get(phone) !== index) outcomes.push({ kind: 'duplicate', id });
+      const created = fresh.get(input.phone.e164)!;
+      const existing = had.get(input.phone.e164);
+      const id = existing?.id ?? created.id;
+      if (created.index !== index) outcomes.push({ kind: 'duplicate', id });
       else if (!existing) outcomes.push({ kind: 'created', id });
       else if (options.onDuplicate === 'skip') outcomes.push({ kind: 'existing', id });
       else outcomes.push(await this.update(sql, options, existing, input));

@@ -118,7 +118,8 @@ export class Sql {
   async insertAllIfAbsent(table: string, columns: readonly string[], rows: ReadonlyArray<readonly Param[]>): Promise<boolean> {
     const tuple = `(${placeholders(columns)})`;
     const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
-    const params = rows.flat().map(this.bind);
+    const params: unknown[] = [];
+    for (const row of rows) for (const value of row) params.push(this.bind(value));
     if (this.dialect === 'sqlite') return (await this.statements.write(`${insert} ON CONFLICT DO NOTHING`, params, this.takeWaiting())).changes === rows.length;
     const { duplicates } = await this.statements.write(`${insert} ON DUPLICATE KEY UPDATE ${columns[0]} = ${columns[0]}`, params, this.takeWaiting());
     return duplicates === 0;
