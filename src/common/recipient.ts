@@ -25,10 +25,8 @@ const recentPhones = new TtlCache<Readonly<PhoneNumber> | null>(10_000, 1_000);
  * country's national format first (`07 07 07 07 07` in CI).
  */
 export function parsePhone(input: string, defaultCountry?: string): Readonly<PhoneNumber> | null {
-  if (defaultCountry !== undefined) {
-    const national = parseNational(input, defaultCountry);
-    if (national !== undefined) return national;
-  }
+  const national = defaultCountry === undefined ? undefined : parseNational(input, defaultCountry);
+  if (national !== undefined) return national;
   if (input.length > MAX_KEPT_INPUT) return parseUncached(input);
   const now = Date.now();
   const known = recentPhones.get(input, now);
@@ -36,6 +34,12 @@ export function parsePhone(input: string, defaultCountry?: string): Readonly<Pho
   const phone = parseUncached(input);
   recentPhones.set(input, phone, now);
   return phone;
+}
+
+/** parsePhone without its cache, for texts read once (the rows of a file), which would only churn it. */
+export function readPhone(input: string, defaultCountry?: string): Readonly<PhoneNumber> | null {
+  const national = defaultCountry === undefined ? undefined : parseNational(input, defaultCountry);
+  return national !== undefined ? national : parseUncached(input);
 }
 
 function parseUncached(input: string): Readonly<PhoneNumber> | null {

@@ -8,11 +8,12 @@ import { ContactImportController } from './contact-import.controller.js';
 import { ContactImportRepository } from './contact-import.repository.js';
 import { ContactImportService } from './contact-import.service.js';
 import { ContactImportWorker } from './contact-import.worker.js';
+import { ImportReader } from './import-reader.js';
 
 /** CSV imports of contacts: the routes, the job table and the worker that imports the files. */
 @Module({
   imports: [ContactModule, GroupModule, OptOutModule, IdempotencyModule, WebhookModule],
   controllers: [ContactImportController],
-  providers: [ContactImportRepository, ContactImportService, ContactImportWorker],
+  providers: [ContactImportRepository, ContactImportService, ContactImportWorker, ImportReader],
 })
 export class ContactImportModule {}

@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { contactImportConfig, type ContactImportConfig } from '../config/contact-import.config.js';
@@ -13,16 +12,12 @@ import { OptOutWriter } from '../opt-out/opt-out-writer.js';
 import type { ContactImportEventDataDto } from '../webhook/dto/contact-import-event.dto.js';
 import { WebhookEvents } from '../webhook/webhook-events.js';
 import { ContactImportRepository, type ImportCounts, type ImportJob, type RowErrors } from './contact-import.repository.js';
-import { ImportFileError, readCsvFile } from './csv-file.js';
-import { readHeader, type Column } from './import-columns.js';
-import { readRow, type ImportRow } from './import-rows.js';
+import { ImportFileError } from './csv-file.js';
+import type { Classified } from './import-chunks.js';
+import { ImportReader, type ImportFile } from './import-reader.js';
 
 export const CONTACT_IMPORT_QUEUE = 'contact-import';
 
-/** Data records imported per transaction. */
-const CHUNK_ROWS = 500;
-/** Rows checked between two turns of the event loop. */
-const CHECK_SLICE_ROWS = 25;
 /** Errors per row a job keeps, the first in file order. */
 const MAX_ERRORS = 1000;
 /** A job claimed this many times without finishing (its instance kept dying under it) is failed. */
@@ -30,13 +25,10 @@ const MAX_ATTEMPTS = 5;
 
 type Finished = { status: 'completed' | 'failed'; at: Date };
 
-/** A data row once the rows before it in the file are known: a phone already seen there makes it a duplicate. */
-type Classified = ImportRow | { row: number; kind: 'duplicate' };
-
 /**
  * The CSV import job queue, on every instance. A claimed job's file is read
- * whole (and refused whole when it cannot be imported), then imported 500
- * records per transaction from where the job stands: the contacts, their
+ * whole (and refused whole when it cannot be imported) by the ImportReader,
+ * then imported 500 records per transaction from where the job stands: the contacts, their
  * membership of the job's group, the opt-outs and the job's counts and
  * position commit together, after checking the claim (LeasedTable.hold), so
  * that a job taken up again after its instance died goes on from its last
@@ -52,6 +44,7 @@ export class ContactImportWorker implements JobQueue<ImportJob> {
   constructor(
     private readonly database: Database,
     private readonly imports: ContactImportRepository,
+    private readonly reader: ImportReader,
     private readonly writer: ContactWriter,
     private readonly groups: GroupRepository,
     private readonly optOuts: OptOutWriter,
@@ -80,48 +73,38 @@ export class ContactImportWorker implements JobQueue<ImportJob> {
     if (job.attempts > MAX_ATTEMPTS) {
       return this.fail(job, lease, countsOf(job, job.rows), { row: 0, errors: [`fichier: import interrompu ${MAX_ATTEMPTS} fois, abandonné`] });
     }
-    let columns: Column[];
-    let records: string[][];
+    let file: ImportFile;
     try {
-      const table = await readCsvFile(await this.database.run((sql) => this.imports.content(sql, job.id)), job.delimiter);
-      columns = readHeader(table.header);
-      records = table.records;
+      const content = await this.database.run((sql) => this.imports.content(sql, job.id));
+      file = await this.reader.open(content, { delimiter: job.delimiter, defaultCountry: job.defaultCountry, position: job.position });
     } catch (error) {
       if (!(error instanceof ImportFileError)) throw error;
       return this.fail(job, lease, noCounts(0), { row: error.row, errors: [error.message] });
     }
-    const rows = records.filter((cells) => cells.some((cell) => cell.trim() !== '')).length;
-    if (rows > this.config.maxRows) {
-      return this.fail(job, lease, noCounts(rows), { row: 0, errors: [`fichier: ${rows} lignes de données, ${this.config.maxRows} au plus`] });
+    try {
+      await this.importFile(job, lease, file);
+    } finally {
+      file.close();
     }
+  }
 
-    let progress = countsOf(job, rows);
-    const seen = new Set<string>();
-    let start = 0;
-    for (; start < job.position; start += CHUNK_ROWS) classify(await this.readChunk(records, start, columns, job), seen);
+  private async importFile(job: ImportJob, lease: Lease, file: ImportFile): Promise<void> {
+    if (file.rows > this.config.maxRows) {
+      return this.fail(job, lease, noCounts(file.rows), { row: 0, errors: [`fichier: ${file.rows} lignes de données, ${this.config.maxRows} au plus`] });
+    }
+    let progress = countsOf(job, file.rows);
+    let start = job.position;
     // each chunk is read and checked while the one before it is being written
-    let chunk = await this.readChunk(records, start, columns, job);
+    let chunk = await file.next();
     for (;;) {
       const next = start + chunk.length;
-      const [outcome, following] = await Promise.all([
-        this.importChunk(job, lease, classify(chunk, seen), progress, start, next >= records.length),
-        this.readChunk(records, next, columns, job),
-      ]);
+      const last = next >= file.records;
+      const [outcome, following] = await Promise.all([this.importChunk(job, lease, chunk, progress, start, last), last ? [] : file.next()]);
       if (outcome.finished) return;
       progress = outcome.counts;
       start = next;
       chunk = following;
     }
-  }
-
-  /** The rows of a chunk, checked a slice at a time: other work gets the event loop in between. */
-  private async readChunk(records: string[][], start: number, columns: Column[], job: ImportJob): Promise<ImportRow[]> {
-    const rows: ImportRow[] = [];
-    for (let index = start; index < Math.min(start + CHUNK_ROWS, records.length); index++) {
-      rows.push(readRow(records[index]!, columns, index + 2, job.defaultCountry));
-      if ((index + 1) % CHECK_SLICE_ROWS === 0) await nextTurn();
-    }
-    return rows;
   }
 
   /**
@@ -211,17 +194,6 @@ export class ContactImportWorker implements JobQueue<ImportJob> {
     };
     await this.webhooks.emit(sql, { accountId: job.accountId, type: 'contact_import.completed', data, at: finished.at, subjectId: job.id, sequence: 1 });
   }
-}
-
-/** Marks the valid rows whose phone came earlier in the file (`seen`, then this chunk) as duplicates: the first row wins. */
-function classify(chunk: ImportRow[], seen: Set<string>): Classified[] {
-  return chunk.map((entry) => {
-    if (entry.kind !== 'valid') return entry;
-    const phone = entry.input.phone.e164;
-    if (seen.has(phone)) return { row: entry.row, kind: 'duplicate' };
-    seen.add(phone);
-    return entry;
-  });
 }
 
 function addError(counts: ImportCounts, error: RowErrors): void {

@@ -1,7 +1,5 @@
-import { validateAs } from '../common/validation/request-validation.pipe.js';
-import { toContactInput } from '../contact/contact-dto.mapping.js';
+import { readContactInput } from '../contact/contact-dto.mapping.js';
 import type { ContactInput } from '../contact/contact-writer.js';
-import { ContactInputDto } from '../contact/dto/contact-input.dto.js';
 import type { Column } from './import-columns.js';
 
 /** One data row of the file, checked. `row` is its spreadsheet row number (the header is row 1). */
@@ -39,10 +37,9 @@ export function readRow(cells: readonly string[], columns: readonly Column[], ro
   if (blank) return { row, kind: 'blank' };
   if (Object.keys(attributes).length > 0) fields.attributes = attributes;
   if (defaultCountry !== null) fields.default_country = defaultCountry;
-  const { dto, errors: invalid } = validateAs(ContactInputDto, fields);
-  errors.unshift(...invalid);
-  if (errors.length > 0) return { row, kind: 'invalid', errors: [...new Set(errors)] };
-  return { row, kind: 'valid', input: toContactInput(dto), optedOut };
+  const contact = readContactInput(fields);
+  if ('input' in contact && errors.length === 0) return { row, kind: 'valid', input: contact.input, optedOut };
+  return { row, kind: 'invalid', errors: [...new Set(['errors' in contact ? contact.errors : [], errors].flat())] };
 }
 
 function readOptedOut(value: string, errors: string[]): boolean {

@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../auth/principal.js';
 import { Clock } from '../common/clock.js';
-import { isPlainObject, validateAs } from '../common/validation/request-validation.pipe.js';
+import { isPlainObject } from '../common/validation/request-validation.pipe.js';
 import { Database } from '../database/database.js';
 import { GroupRepository } from '../group/group.repository.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.service.js';
 import { ContactWriter, type ContactInput } from './contact-writer.js';
-import { toContactInput } from './contact-dto.mapping.js';
+import { readContactInput } from './contact-dto.mapping.js';
 import { ContactService } from './contact.service.js';
 import type { BulkContactsDto, BulkResultDto } from './dto/bulk-contacts.dto.js';
-import { ContactInputDto } from './dto/contact-input.dto.js';
 
 /** `POST /contact/bulk`: each contact checked alone, the valid ones upserted in one transaction. */
 @Injectable()
@@ -33,9 +32,9 @@ export class ContactBulkService {
     const valid: Array<{ index: number; input: ContactInput }> = [];
     dto.contacts.forEach((item, index) => {
       if (!isPlainObject(item)) return result.errors.push({ index, errors: ['contact: doit être un objet JSON'] });
-      const { dto: contact, errors } = validateAs(ContactInputDto, { default_country: dto.default_country, ...item });
-      if (errors.length > 0) return result.errors.push({ index, errors });
-      valid.push({ index, input: toContactInput(contact) });
+      const contact = readContactInput({ default_country: dto.default_country, ...item });
+      if ('errors' in contact) return result.errors.push({ index, errors: contact.errors });
+      valid.push({ index, input: contact.input });
     });
     const groupIds = [...new Set(dto.group_ids ?? [])];
     const at = this.clock.now();

@@ -1,4 +1,4 @@
-import { parsePhone } from '../common/recipient.js';
+import { contactProblems, readContactPhone } from './contact-rules.js';
 import type { ContactDto } from './dto/contact.dto.js';
 import type { ContactInputDto, UpdateContactDto } from './dto/contact-input.dto.js';
 import type { ContactInput } from './contact-writer.js';
@@ -24,10 +24,17 @@ export function toContactInput(dto: ContactInputDto): ContactInput;
 export function toContactInput(dto: UpdateContactDto): Partial<ContactInput>;
 export function toContactInput(dto: ContactInputDto | UpdateContactDto): Partial<ContactInput> {
   const input: Partial<ContactInput> = {};
-  if (typeof dto.phone === 'string') input.phone = parsePhone(dto.phone, dto.default_country)!;
+  if (typeof dto.phone === 'string') input.phone = readContactPhone(dto.phone, dto)!;
   if (dto.name !== undefined) input.name = dto.name?.trim() || null;
   if (dto.email !== undefined) input.email = dto.email ? dto.email.trim().toLowerCase() : null;
   if (dto.language !== undefined) input.language = dto.language ?? 'fr';
   if (dto.attributes !== undefined && dto.attributes !== null) input.attributes = dto.attributes;
   return input;
+}
+
+/** A contact that did not come as a request's body (a CSV row, an item of a bulk request), checked as ContactInputDto checks one. */
+export function readContactInput(fields: Readonly<Record<string, unknown>>): { input: ContactInput } | { errors: string[] } {
+  const errors = contactProblems(fields);
+  // the rules passed: each field given has the type ContactInputDto declares
+  return errors.length > 0 ? { errors } : { input: toContactInput(fields as unknown as ContactInputDto) };
 }

@@ -1,7 +1,10 @@
+import { isIn, isString, maxLength } from 'class-validator';
 import { isUuid } from '../common/ids.js';
-import { EMAIL_INVALID, isPhoneCountry, parseEmail, parsePhone, PHONE_INVALID } from '../common/recipient.js';
+import { EMAIL_INVALID, isPhoneCountry, parseEmail, PHONE_INVALID, readPhone, type PhoneNumber } from '../common/recipient.js';
+import { Messages } from '../common/validation/messages.js';
 import { rule } from '../common/validation/rule.js';
 import { isPlainObject } from '../common/validation/request-validation.pipe.js';
+import { LANGUAGES } from '../delivery/email-template.js';
 
 export const MAX_ATTRIBUTES = 20;
 const ATTRIBUTE_KEY = /^[a-z0-9_]{1,32}$/;
@@ -20,22 +23,67 @@ export function attributesProblem(value: unknown): string | null {
   return null;
 }
 
-export const IsAttributes = rule(
-  'isAttributes',
-  (value) => attributesProblem(value) === null,
-  (args) => attributesProblem(args.value) ?? '',
-);
+const COUNTRY_INVALID = 'doit être un code pays ISO 3166-1 à deux lettres majuscules (CI, SN…)';
 
-/** A phone number, read with the object's `default_country` when it has a valid one. */
-export const IsContactPhone = rule(
-  'isContactPhone',
-  (value, args) => typeof value === 'string' && parsePhone(value, defaultCountryOf(args.object)) !== null,
-  () => PHONE_INVALID,
-);
+export const IsPhoneCountry = rule('isPhoneCountry', isPhoneCountry, () => COUNTRY_INVALID);
 
-export const IsContactEmail = rule('isContactEmail', (value) => typeof value === 'string' && parseEmail(value) !== null, () => EMAIL_INVALID);
+export const MAX_NAME_LENGTH = 100;
 
-export const IsPhoneCountry = rule('isPhoneCountry', isPhoneCountry, () => 'doit être un code pays ISO 3166-1 à deux lettres majuscules (CI, SN…)');
+/** The first problem with one field of a contact, or null; `fields` is the whole contact (a phone is read in its `default_country`). */
+type FieldCheck = (value: unknown, fields: object) => string | null;
+
+const required =
+  (check: FieldCheck): FieldCheck =>
+  (value, fields) =>
+    value === undefined || value === null ? Messages.required : check(value, fields);
+
+/** A field that may be left out or null. */
+const optional =
+  (check: FieldCheck): FieldCheck =>
+  (value, fields) =>
+    value === undefined || value === null ? null : check(value, fields);
+
+/** A text, then checked by `check`. */
+const text =
+  (check: (value: string, fields: object) => string | null): FieldCheck =>
+  (value, fields) =>
+    isString(value) ? check(value as string, fields) : Messages.string;
+
+/**
+ * The rules of a contact's fields as clients write them, in the order their
+ * problems are reported: ContactInputDto checks a request's body with them,
+ * `contactProblems` a contact read from elsewhere (a CSV row, an item of a bulk request).
+ */
+export const CONTACT_FIELDS = {
+  phone: required(text((phone, fields) => (readContactPhone(phone, fields) ? null : PHONE_INVALID))),
+  name: optional(text((name) => (maxLength(name, MAX_NAME_LENGTH) ? null : Messages.maxLength(MAX_NAME_LENGTH)))),
+  email: optional(text((email) => (parseEmail(email) ? null : EMAIL_INVALID))),
+  language: optional((language) => (isIn(language, LANGUAGES) ? null : Messages.oneOf(LANGUAGES))),
+  attributes: optional(attributesProblem),
+  default_country: optional((country) => (isPhoneCountry(country) ? null : COUNTRY_INVALID)),
+} satisfies Record<string, FieldCheck>;
+
+export type ContactField = keyof typeof CONTACT_FIELDS;
+
+/** Checks a DTO property by its rule in CONTACT_FIELDS. */
+export const IsContactField = (field: ContactField) =>
+  rule(
+    `contact_${field}`,
+    (value, args) => CONTACT_FIELDS[field](value, args.object) === null,
+    (args) => CONTACT_FIELDS[field](args.value, args.object) ?? '',
+  )();
+
+const CONTACT_FIELD_NAMES = Object.keys(CONTACT_FIELDS) as ContactField[];
+
+/** A contact's problems, one `<field>: <text>` per invalid field, as ContactInputDto reports them. */
+export function contactProblems(fields: Readonly<Record<string, unknown>>): string[] {
+  const problems: string[] = [];
+  for (const field of CONTACT_FIELD_NAMES) {
+    const problem = CONTACT_FIELDS[field](fields[field], fields);
+    if (problem !== null) problems.push(`${field}: ${problem}`);
+  }
+  return problems;
+}
 
 /** A list of 1 to `max` UUIDs (strict JSON: an array of strings). */
 export const IsIdList = (max: number) =>
@@ -53,7 +101,17 @@ export const IsTextList = (max: number) =>
     () => `doit être une liste de 1 à ${max} chaînes de caractères`,
   )();
 
-export const defaultCountryOf = (object: object): string | undefined => {
+/** The phone read last: a contact's phone is checked, then read into its input (toContactInput), one right after the other. */
+let lastRead: { text: string; country: string | undefined; phone: Readonly<PhoneNumber> | null } | undefined;
+
+/** A contact's phone as its rule reads it: in the contact's `default_country` when it has a valid one. */
+export function readContactPhone(text: string, fields: object): Readonly<PhoneNumber> | null {
+  const country = defaultCountryOf(fields);
+  if (lastRead?.text !== text || lastRead.country !== country) lastRead = { text, country, phone: readPhone(text, country) };
+  return lastRead.phone;
+}
+
+const defaultCountryOf = (object: object): string | undefined => {
   const country = (object as { default_country?: unknown }).default_country;
   return isPhoneCountry(country) ? country : undefined;
 };

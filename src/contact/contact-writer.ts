@@ -30,44 +30,32 @@ export interface UpsertOptions {
   at: Date;
 }
 
-const INSERT_CHUNK = 500;
-
 /**
  * Writes batches of contacts by phone, the way bulk upserts, imports and
- * member adds by phone all need: one lookup of the phones the account has,
- * one insert of the new ones. A phone inserted by another unit of work in the
- * meantime is found on the read-back and treated as one the account had.
+ * member adds by phone all need: the phones the account does not have are
+ * inserted, 500 per statement (ContactRepository.insertAbsent), which gives
+ * back the contacts holding the others, locked. A phone another unit of work
+ * inserted in the meantime is one the account had.
  */
 @Injectable()
 export class ContactWriter {
   constructor(private readonly contacts: ContactRepository) {}
 
   async upsert(sql: Sql, inputs: readonly ContactInput[], options: UpsertOptions): Promise<UpsertOutcome[]> {
-    const first = new Map<string, number>();
+    // by phone, the contact its first input would create
+    const fresh = new Map<string, { index: number; id: string; columns: ContactColumns }>();
     inputs.forEach((input, index) => {
-      if (!first.has(input.phone.e164)) first.set(input.phone.e164, index);
+      if (!fresh.has(input.phone.e164)) fresh.set(input.phone.e164, { index, id: newId(options.at), columns: newColumns(input) });
     });
-    const phones = [...first.keys()];
-    const had = new Map((await this.contacts.lockByPhones(sql, options.accountId, phones)).map((row) => [row.phone, row]));
-
-    const fresh = phones.filter((phone) => !had.has(phone)).map((phone) => ({ id: newId(options.at), columns: newColumns(inputs[first.get(phone)!]!) }));
-    for (let start = 0; start < fresh.length; start += INSERT_CHUNK) {
-      await this.contacts.insertAbsent(sql, options.accountId, options.createdBy, options.at, fresh.slice(start, start + INSERT_CHUNK));
-    }
-    const ours = new Set(fresh.map((contact) => contact.id));
-    if (fresh.length > 0) {
-      for (const row of await this.contacts.lockByPhones(sql, options.accountId, fresh.map((contact) => contact.columns.phone))) {
-        if (!ours.has(row.id)) had.set(row.phone, row);
-      }
-    }
-    const createdIds = new Map(fresh.filter((contact) => !had.has(contact.columns.phone)).map((contact) => [contact.columns.phone, contact.id]));
+    const held = await this.contacts.insertAbsent(sql, options.accountId, options.createdBy, options.at, [...fresh.values()]);
+    const had = new Map(held.map((contact) => [contact.phone, contact]));
 
     const outcomes: UpsertOutcome[] = [];
     for (const [index, input] of inputs.entries()) {
-      const phone = input.phone.e164;
-      const existing = had.get(phone);
-      const id = createdIds.get(phone) ?? existing!.id;
-      if (first.get(phone) !== index) outcomes.push({ kind: 'duplicate', id });
+      const created = fresh.get(input.phone.e164)!;
+      const existing = had.get(input.phone.e164);
+      const id = existing?.id ?? created.id;
+      if (created.index !== index) outcomes.push({ kind: 'duplicate', id });
       else if (!existing) outcomes.push({ kind: 'created', id });
       else if (options.onDuplicate === 'skip') outcomes.push({ kind: 'existing', id });
       else outcomes.push(await this.update(sql, options, existing, input));

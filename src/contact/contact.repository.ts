@@ -63,6 +63,11 @@ const OPTED_OUT = 'EXISTS (SELECT 1 FROM opt_out o WHERE o.account_id = c.accoun
 const COLUMNS = `SELECT c.id, c.account_id, c.name, c.email, c.phone, c.country, c.language, c.attributes, c.created_by, c.created_at, c.updated_at,
   ${OPTED_OUT} AS opted_out`;
 const SELECT = `${COLUMNS} FROM contact c`;
+/** Contacts per insert statement. */
+const INSERT_ROWS = 500;
+const INSERTED_COLUMNS = [
+  'id', 'account_id', 'name', 'email', 'phone', 'country', 'language', 'attributes', 'search_name', 'search_email', 'created_by', 'created_at', 'updated_at',
+];
 
 @Injectable()
 export class ContactRepository {
@@ -88,7 +93,7 @@ export class ContactRepository {
   }
 
   /** The account's contacts with these numbers, locked until the unit ends (MySQL). */
-  async lockByPhones(sql: Sql, accountId: string, phones: readonly string[]): Promise<Array<{ id: string; phone: string; columns: ContactColumns }>> {
+  private async lockByPhones(sql: Sql, accountId: string, phones: readonly string[]): Promise<Array<{ id: string; phone: string; columns: ContactColumns }>> {
     if (phones.length === 0) return [];
     const rows = await sql.all<ContactRow>(
       `SELECT id, name, email, phone, country, language, attributes FROM contact WHERE account_id = ? AND phone IN (${placeholders(phones)})${sql.forUpdate}`,
@@ -106,18 +111,34 @@ export class ContactRepository {
   }
 
   /**
-   * Inserts the contacts whose phone the account does not have yet, in one
-   * statement; a phone another unit of work inserted first is left to it.
-   * Returns nothing: the caller reads back which ids hold the phones.
+   * Inserts the contacts whose phone the account does not have yet, 500 per
+   * statement, in the order of their phones (two units of work inserting the
+   * same phones lock them in the same order), and returns the contacts that
+   * hold the other phones, locked until the unit ends (MySQL): those the
+   * account had, and those another unit of work inserted first, read back
+   * when a statement did not insert all its rows.
    */
-  async insertAbsent(sql: Sql, accountId: string, createdBy: string | null, at: Date, contacts: ReadonlyArray<{ id: string; columns: ContactColumns }>): Promise<void> {
-    if (contacts.length === 0) return;
-    const row = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
-    const params: Param[] = [];
-    for (const { id, columns } of contacts) params.push(id, accountId, ...columnValues(columns), createdBy, at, at);
-    const insert = `INSERT INTO contact (id, account_id, name, email, phone, country, language, attributes, search_name, search_email, created_by, created_at, updated_at)
-      VALUES ${contacts.map(() => row).join(', ')}`;
-    await sql.run(sql.dialect === 'mysql' ? `${insert} ON DUPLICATE KEY UPDATE id = id` : `${insert} ON CONFLICT DO NOTHING`, params);
+  async insertAbsent(
+    sql: Sql,
+    accountId: string,
+    createdBy: string | null,
+    at: Date,
+    contacts: ReadonlyArray<{ id: string; columns: ContactColumns }>,
+  ): Promise<Array<{ id: string; phone: string; columns: ContactColumns }>> {
+    // MySQL locks the contacts the account has first, each alone: inserted again as duplicates, they would also
+    // lock the gaps beside them, where the inserts of concurrent units of work would deadlock
+    const had = sql.dialect === 'mysql' ? await this.lockByPhones(sql, accountId, contacts.map((contact) => contact.columns.phone)) : [];
+    const held = new Set(had.map((contact) => contact.phone));
+    const absent = contacts.filter((contact) => !held.has(contact.columns.phone)).sort((a, b) => (a.columns.phone < b.columns.phone ? -1 : 1));
+    let allInserted = true;
+    for (let start = 0; start < absent.length; start += INSERT_ROWS) {
+      const rows = absent.slice(start, start + INSERT_ROWS).map(({ id, columns }) => [id, accountId, ...columnValues(columns), createdBy, at, at]);
+      if (!(await sql.insertAllIfAbsent('contact', INSERTED_COLUMNS, rows))) allInserted = false;
+    }
+    if (allInserted) return had;
+    const ours = new Set(absent.map((contact) => contact.id));
+    const others = await this.lockByPhones(sql, accountId, absent.map((contact) => contact.columns.phone));
+    return [...had, ...others.filter((contact) => !ours.has(contact.id))];
   }
 
   /** Writes a contact's columns; false when the account has no such contact. */

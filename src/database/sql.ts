@@ -118,6 +118,23 @@ export class Sql {
     await this.later(this.dialect === 'mysql' ? `${insert} ON DUPLICATE KEY UPDATE ${first} = ${first}` : `${insert} ON CONFLICT DO NOTHING`, Object.values(row));
   }
 
+  /**
+   * Inserts rows of the same columns in one statement, leaving each row whose
+   * unique key exists, and says whether every row was inserted. SQLite counts
+   * the rows it inserts; MySQL counts a row it finds as a row changed, and
+   * tells the two apart only in its note on several rows, so that one row
+   * alone is never known to be new there.
+   */
+  async insertAllIfAbsent(table: string, columns: readonly string[], rows: ReadonlyArray<readonly Param[]>): Promise<boolean> {
+    const tuple = `(${placeholders(columns)})`;
+    const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
+    const params: unknown[] = [];
+    for (const row of rows) for (const value of row) params.push(this.bind(value));
+    if (this.dialect === 'sqlite') return (await this.statements.write(`${insert} ON CONFLICT DO NOTHING`, params, this.takeWaiting())).changes === rows.length;
+    const { duplicates } = await this.statements.write(`${insert} ON DUPLICATE KEY UPDATE ${columns[0]} = ${columns[0]}`, params, this.takeWaiting());
+    return duplicates === 0;
+  }
+
   async insert(table: string, row: Record<string, Param>): Promise<void> {
     await this.run(insertStatement(table, row), Object.values(row));
   }

@@ -6,6 +6,12 @@ export interface WriteResult {
   changes: number;
   /** MySQL: the value given to LAST_INSERT_ID(). */
   insertId: number;
+  /**
+   * MySQL: the rows an insert of several rows found already there, from the
+   * server's note on it ("Records: 500  Duplicates: 3  Warnings: 0"); null
+   * where there is no such note (SQLite, a single row).
+   */
+  duplicates: number | null;
 }
 
 export interface Statement {
@@ -53,9 +59,9 @@ export class SqliteStatements implements Statements {
 
   write(query: string, params: unknown[]): WriteResult {
     const statement = this.prepare(query);
-    if (statement.reader) return { changes: statement.all(...params).length, insertId: 0 };
+    if (statement.reader) return { changes: statement.all(...params).length, insertId: 0, duplicates: null };
     const result = statement.run(...params);
-    return { changes: result.changes, insertId: Number(result.lastInsertRowid) };
+    return { changes: result.changes, insertId: Number(result.lastInsertRowid), duplicates: null };
   }
 
   private prepare(query: string): SqliteStatement {
@@ -90,8 +96,9 @@ export class RunnerStatements implements Statements {
   }
 
   async write(query: string, params: unknown[], before: Statement[]): Promise<WriteResult> {
-    const result = (await this.send(query, params, before)) as { affectedRows?: number; insertId?: number | string };
-    return { changes: result.affectedRows ?? 0, insertId: Number(result.insertId ?? 0) };
+    const result = (await this.send(query, params, before)) as { affectedRows?: number; insertId?: number | string; info?: string };
+    const duplicates = /Duplicates: (\d+)/.exec(result.info ?? '')?.[1];
+    return { changes: result.affectedRows ?? 0, insertId: Number(result.insertId ?? 0), duplicates: duplicates === undefined ? null : Number(duplicates) };
   }
 
   /**

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { Messages } from '../../common/validation/messages.js';
+import { IsOptional } from 'class-validator';
 import { LANGUAGES, type Language } from '../../delivery/email-template.js';
-import { IsAttributes, IsContactEmail, IsContactPhone, IsIdList, IsPhoneCountry } from '../contact-rules.js';
+import { IsContactField, IsIdList, MAX_NAME_LENGTH } from '../contact-rules.js';
 
 export const MAX_CONTACT_GROUPS = 100;
 
@@ -14,39 +13,30 @@ const ATTRIBUTES_SCHEMA = {
   example: { ville: 'Abidjan' },
 } as const;
 
-/** The fields of a contact a client writes; `phone` required. */
+/** The fields of a contact a client writes; `phone` required. Each is checked by its rule in CONTACT_FIELDS. */
 export class ContactInputDto {
   @ApiProperty({ example: '+2250707070707', description: 'International form, or national with `default_country`; unique in the account' })
-  @IsDefined({ message: Messages.required })
-  @IsString({ message: Messages.string })
-  @IsContactPhone()
+  @IsContactField('phone')
   phone!: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'Awa Koné' })
-  @IsOptional()
-  @IsString({ message: Messages.string })
-  @MaxLength(100, { message: Messages.maxLength(100) })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: MAX_NAME_LENGTH, example: 'Awa Koné' })
+  @IsContactField('name')
   name?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, format: 'email', example: 'awa.kone@example.com' })
-  @IsOptional()
-  @IsString({ message: Messages.string })
-  @IsContactEmail()
+  @IsContactField('email')
   email?: string | null;
 
   @ApiPropertyOptional({ enum: LANGUAGES, default: 'fr' })
-  @IsOptional()
-  @IsIn(LANGUAGES, { message: Messages.oneOf(LANGUAGES) })
+  @IsContactField('language')
   language?: Language;
 
   @ApiPropertyOptional(ATTRIBUTES_SCHEMA)
-  @IsOptional()
-  @IsAttributes()
+  @IsContactField('attributes')
   attributes?: Record<string, string>;
 
   @ApiPropertyOptional({ example: 'CI', description: 'ISO 3166-1 alpha-2 country in which a national `phone` is read' })
-  @IsOptional()
-  @IsPhoneCountry()
+  @IsContactField('default_country')
   default_country?: string;
 }
 

@@ -1,0 +1,52 @@
+import { ImportFileError } from './csv-file.js';
+import { ImportReader } from './import-reader.js';
+
+const phone = (n: number) => `+22505${10_000_000 + n}`;
+
+describe(ImportReader.name, () => {
+  const reader = new ImportReader();
+  afterAll(() => reader.onApplicationShutdown());
+
+  it('reads a file on its thread 500 records at a time, a phone seen earlier in the file a duplicate', async () => {
+    const rows = Array.from({ length: 1_200 }, (_, n) => (n === 700 ? '' : n === 1_100 ? phone(3) : `${phone(n)},Contact ${n}`));
+    const file = await reader.open(Buffer.from(`phone,name\n${rows.join('\n')}\n`), { delimiter: null, defaultCountry: null, position: 0 });
+
+    expect({ records: file.records, rows: file.rows }).toEqual({ records: 1_200, rows: 1_199 });
+    const chunks = [await file.next(), await file.next(), await file.next(), await file.next()];
+    file.close();
+    expect(chunks.map((chunk) => chunk.length)).toEqual([500, 500, 200, 0]);
+    expect(chunks[0]![3]).toEqual({ row: 5, kind: 'valid', input: { phone: { e164: phone(3), dialCode: '+225', country: 'CI' }, name: 'Contact 3' }, optedOut: false });
+    expect(chunks[1]![200]).toEqual({ row: 702, kind: 'blank' });
+    expect(chunks[2]![100]).toEqual({ row: 1_102, kind: 'duplicate' });
+  });
+
+  it('goes on from a position, knowing the phones of the rows before it', async () => {
+    const rows = Array.from({ length: 600 }, (_, n) => (n === 550 ? phone(10) : phone(n)));
+    const file = await reader.open(Buffer.from(`telephone\n${rows.join('\n')}\n`), { delimiter: null, defaultCountry: null, position: 500 });
+    const chunk = await file.next();
+    file.close();
+
+    expect(chunk).toHaveLength(100);
+    expect(chunk[0]).toMatchObject({ row: 502, kind: 'valid', input: { phone: { e164: phone(500) } } });
+    expect(chunk[50]).toEqual({ row: 552, kind: 'duplicate' });
+  });
+
+  it('checks rows as POST /contact checks a contact, in the default country', async () => {
+    const file = await reader.open(Buffer.from('numero;email\n07 07 07 07 01;awa@\n07 07 07 07 02;AWA@example.com\n'), { delimiter: null, defaultCountry: 'CI', position: 0 });
+    const chunk = await file.next();
+    file.close();
+
+    expect(chunk).toEqual([
+      { row: 2, kind: 'invalid', errors: ['email: adresse e-mail invalide'] },
+      { row: 3, kind: 'valid', input: { phone: { e164: '+2250707070702', dialCode: '+225', country: 'CI' }, email: 'awa@example.com' }, optedOut: false },
+    ]);
+  });
+
+  it('refuses a file it cannot import, with the row at fault', async () => {
+    const refusal = (content: Buffer) => reader.open(content, { delimiter: null, defaultCountry: null, position: 0 });
+
+    await expect(refusal(Buffer.from('phone,name\n+2250707070701,Eloïse\n', 'latin1'))).rejects.toEqual(new ImportFileError(0, 'fichier: encodage UTF-8 attendu'));
+    await expect(refusal(Buffer.from('name,email\nAwa,awa@example.com\n'))).rejects.toBeInstanceOf(ImportFileError);
+    await expect(refusal(Buffer.from('phone,name\n+2250707070701,"Awa\n'))).rejects.toMatchObject({ row: 2, message: 'fichier: CSV illisible (guillemet non fermé)' });
+  });
+});
