@@ -74,7 +74,7 @@ const RESOURCE_FIELDS: Record<string, string[]> = {
     'to', 'campaign_id', 'sandbox',
   ],
   LotSummaryDto: ['lot', 'campaign_id', 'count', 'amount', 'by_status', 'created_at'],
-  LotStatusCountsDto: ['scheduled', 'pending', 'sent', 'delivered', 'undelivered', 'failed', 'cancelled'],
+  MessageStatusCountsDto: ['scheduled', 'pending', 'sent', 'delivered', 'undelivered', 'failed', 'cancelled'],
   // the interface's fields, then those SPEC-2 adds
   GroupDto: ['id', 'company_id', 'name', 'description', 'created_by', 'created_at', 'contact_count', 'updated_at'],
   AccountDto: ['id', 'name', 'balance', 'address', 'logo_url', 'country_id', 'created_by', 'created_at'],
@@ -99,7 +99,7 @@ const TYPED_FIELDS: Array<[kind: string, expected: Schema, fields: string[]]> = 
   [
     'integer',
     { type: 'integer' },
-    ['OtpSendResultDto.expires_at', 'MessageOutDto.dlr_number_retry', 'AccountDto.country_id', 'LotSummaryDto.count', 'LotStatusCountsDto.delivered'],
+    ['OtpSendResultDto.expires_at', 'MessageOutDto.dlr_number_retry', 'AccountDto.country_id', 'LotSummaryDto.count', 'MessageStatusCountsDto.delivered'],
   ],
 ];
 

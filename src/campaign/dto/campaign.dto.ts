@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Integer, Uuid } from '../../common/openapi/formats.js';
+import { MessageStatusCountsDto } from '../../sms/dto/message-status-counts.dto.js';
 import { DeliveryWindowDto } from '../../sms-send/dto/delivery-window.dto.js';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '../campaign-status.js';
 
@@ -20,25 +21,11 @@ export class CampaignExclusionsDto {
  * into a message counts as `scheduled`, or `cancelled` once the campaign is;
  * the statuses therefore add up to `recipients`.
  */
-export class CampaignCountsDto {
+export class CampaignCountsDto extends MessageStatusCountsDto {
   /** Recipients frozen at launch; 0 before. */
   @Integer()
   recipients!: number;
   excluded!: CampaignExclusionsDto;
-  @Integer()
-  scheduled!: number;
-  @Integer()
-  pending!: number;
-  @Integer()
-  sent!: number;
-  @Integer()
-  delivered!: number;
-  @Integer()
-  undelivered!: number;
-  @Integer()
-  failed!: number;
-  @Integer()
-  cancelled!: number;
 }
 
 export class CampaignDto {

@@ -1,30 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Integer, Uuid } from '../../common/openapi/formats.js';
-
-/** How many messages of the lot are in each status. */
-export class LotStatusCountsDto {
-  /** @example 0 */
-  @Integer()
-  scheduled!: number;
-  /** @example 120 */
-  @Integer()
-  pending!: number;
-  /** @example 300 */
-  @Integer()
-  sent!: number;
-  /** @example 560 */
-  @Integer()
-  delivered!: number;
-  /** @example 12 */
-  @Integer()
-  undelivered!: number;
-  /** @example 8 */
-  @Integer()
-  failed!: number;
-  /** @example 0 */
-  @Integer()
-  cancelled!: number;
-}
+import { MessageStatusCountsDto } from './message-status-counts.dto.js';
 
 /** The progress of a lot. */
 export class LotSummaryDto {
@@ -44,8 +20,8 @@ export class LotSummaryDto {
    * @example 2480
    */
   amount!: number;
-  @ApiProperty({ type: LotStatusCountsDto })
-  by_status!: LotStatusCountsDto;
+  @ApiProperty({ type: MessageStatusCountsDto })
+  by_status!: MessageStatusCountsDto;
   /**
    * When its first message was accepted.
    * @example "2026-11-22T08:00:00.000Z"

@@ -1,15 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Integer } from '../../common/openapi/formats.js';
-
-export class StatusCountsDto {
-  @Integer() scheduled!: number;
-  @Integer() pending!: number;
-  @Integer() sent!: number;
-  @Integer() delivered!: number;
-  @Integer() undelivered!: number;
-  @Integer() failed!: number;
-  @Integer() cancelled!: number;
-}
+import { MessageStatusCountsDto } from '../../sms/dto/message-status-counts.dto.js';
 
 export class UsageTotalsDto {
   /** Messages accepted @example 1200 */
@@ -20,8 +11,8 @@ export class UsageTotalsDto {
   segments!: number;
   /** Charged for them @example 3250 */
   amount!: number;
-  @ApiProperty({ type: StatusCountsDto, example: { scheduled: 0, pending: 0, sent: 100, delivered: 1000, undelivered: 50, failed: 50, cancelled: 0 } })
-  by_status!: StatusCountsDto;
+  @ApiProperty({ type: MessageStatusCountsDto, example: { scheduled: 0, pending: 0, sent: 100, delivered: 1000, undelivered: 50, failed: 50, cancelled: 0 } })
+  by_status!: MessageStatusCountsDto;
   /** delivered ÷ (sent + delivered + undelivered), 4 decimals; null when none was handed over @example 0.8696 */
   @ApiProperty({ type: Number, nullable: true, example: 0.8696 })
   delivery_rate!: number | null;
