@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { newId } from '../src/common/ids.js';
-import { createTenant, type Tenant } from './support/fixtures.js';
+import { createTenant, emailBody, smsBody, type Tenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { until } from './support/until.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
@@ -435,5 +435,43 @@ describe('/v1/opt-out', () => {
       expect(await listedPhones(tenant, { created_from: second, created_to: third })).toEqual([ci(132)]);
       expect(await listedPhones(tenant, { created_from: second.replace('Z', '+00:00'), source: 'api' })).toEqual([ci(133), ci(132)]);
     });
+  });
+});
+
+describe('OTPs to numbers on the opt-out list', () => {
+  const OPTED_OUT = { status: 400, message: 'erreur_de_validation', errors: ['to: destinataire désinscrit (STOP) : les codes ne lui sont pas envoyés'] };
+  let t: TestApp;
+
+  afterEach(async () => {
+    await t?.close();
+  });
+
+  const balanceOf = async (tenant: Tenant) => (await t.http().get('/v1/account').set('Authorization', tenant.auth).expect(200)).body.data.balance as number;
+  const optOut = (tenant: Tenant, phone: string) => t.http().post('/v1/opt-out').set('Authorization', tenant.auth).send({ phones: [phone] }).expect(200);
+  const sendOtp = (tenant: Tenant, to: string) => t.http().post('/v1/otp/send').set('Authorization', tenant.auth).send(smsBody(to));
+
+  it('are sent by default: the recipient asked for the code', async () => {
+    t = await startTestApp({ OPT_OUT_BLOCKS_OTP: 'false' });
+    const tenant = await createTenant(t);
+    await optOut(tenant, ci(201));
+
+    await sendOtp(tenant, ci(201)).expect(200);
+  });
+
+  it('are refused with OPT_OUT_BLOCKS_OTP=true, storing and charging nothing; other numbers, e-mails and the other mode’s list are not affected', async () => {
+    t = await startTestApp({ OPT_OUT_BLOCKS_OTP: 'true' });
+    const tenant = await createTenant(t);
+    await optOut(tenant, ci(202));
+    const before = await balanceOf(tenant);
+
+    expect((await sendOtp(tenant, ci(202)).expect(400)).body).toEqual(OPTED_OUT);
+    expect(await balanceOf(tenant)).toBe(before);
+    const stored = await t.database.run((sql) => sql.all('SELECT uniq_id FROM otp WHERE account_id = ?', [tenant.accountId]));
+    expect(stored).toEqual([]);
+
+    await sendOtp(tenant, ci(203)).expect(200);
+    await t.http().post('/v1/otp/send').set('Authorization', tenant.auth).send(emailBody('client@example.com')).expect(200);
+    const { api_key } = await t.admin.createApiKey(tenant.userId, true);
+    await t.http().post('/v1/otp/send').set('Authorization', `Bearer ${api_key}`).send(smsBody(ci(202))).expect(200);
   });
 });

@@ -153,6 +153,9 @@ export class EnvironmentVariables {
   @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'OPT_OUT_LINK_BASE must be an http(s) URL such as https://sms.example.com' })
   OPT_OUT_LINK_BASE = 'http://localhost:3000';
 
+  @IsIn(['true', 'false'], { message: 'OPT_OUT_BLOCKS_OTP must be true or false' })
+  OPT_OUT_BLOCKS_OTP: 'true' | 'false' = 'false';
+
   @IsInt()
   @Min(1)
   @Max(50000)

@@ -8,6 +8,8 @@ export const optOutConfig = registerAs('optOut', () => {
     text: env.OPT_OUT_TEXT,
     /** The public address unsubscribe links start with (`<base>/u/<token>`). */
     linkBase: env.OPT_OUT_LINK_BASE.replace(/\/+$/, ''),
+    /** OTPs are refused to numbers on the list too; by default they are exempt (the recipient asked for the code). */
+    blocksOtp: env.OPT_OUT_BLOCKS_OTP === 'true',
   };
 });
 

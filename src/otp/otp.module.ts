@@ -3,6 +3,7 @@ import { BillingModule } from '../billing/billing.module.js';
 import { DeliveryRecords } from '../delivery/delivery-records.js';
 import { DeliveryModule } from '../delivery/delivery.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { OptOutModule } from '../opt-out/opt-out.module.js';
 import { SenderModule } from '../sender/sender.module.js';
 import { SmsModule } from '../sms/sms.module.js';
 import { OtpEmailRecords } from './otp-email-records.js';
@@ -13,7 +14,7 @@ import { SendOtp } from './send-otp.usecase.js';
 import { VerifyOtp } from './verify-otp.usecase.js';
 
 @Module({
-  imports: [BillingModule, SmsModule, DeliveryModule, SenderModule, IdempotencyModule],
+  imports: [BillingModule, SmsModule, DeliveryModule, SenderModule, IdempotencyModule, OptOutModule],
   controllers: [OtpController],
   providers: [SendOtp, VerifyOtp, OtpRepository, OtpEmailRecords, OtpHousekeeping],
 })

@@ -7,6 +7,7 @@ import { addSeconds, toUnixSeconds } from '../common/date-format.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { newId, newLot } from '../common/ids.js';
 import { toAmount } from '../common/money.js';
+import { optOutConfig, type OptOutConfig } from '../config/opt-out.config.js';
 import { otpConfig, type OtpConfig } from '../config/otp.config.js';
 import { secretsConfig, type SecretsConfig } from '../config/secrets.config.js';
 import type { Sql } from '../database/sql.js';
@@ -14,6 +15,7 @@ import { Database } from '../database/database.js';
 import { DeliveryQueue } from '../delivery/delivery-queue.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.service.js';
+import { OptOutRepository } from '../opt-out/opt-out.repository.js';
 import { MessageOutRepository } from '../sms/message-out.repository.js';
 import { SenderDirectory } from '../sender/sender-directory.js';
 import { SenderRepository } from '../sender/sender.repository.js';
@@ -27,6 +29,7 @@ import { parseEmail, parsePhone } from '../common/recipient.js';
 const DEFAULT_EXPIRY_SECONDS = 300;
 const MAX_EXPIRY_SECONDS = 3600;
 const MASK = '******';
+const OTP_OPTED_OUT = 'destinataire désinscrit (STOP) : les codes ne lui sont pas envoyés';
 
 /** A send request with its defaults applied and its recipient normalised. */
 interface SendRequest {
@@ -64,8 +67,10 @@ export class SendOtp {
     private readonly ledger: LedgerRepository,
     private readonly delivery: DeliveryQueue,
     private readonly idempotency: Idempotency,
+    private readonly optOuts: OptOutRepository,
     private readonly clock: Clock,
     @Inject(otpConfig.KEY) private readonly config: OtpConfig,
+    @Inject(optOutConfig.KEY) private readonly optOut: OptOutConfig,
     @Inject(secretsConfig.KEY) private readonly secrets: SecretsConfig,
   ) {}
 
@@ -89,6 +94,9 @@ export class SendOtp {
         const text = request.message.split(OTP_PLACEHOLDER).join(code);
         const quote = await this.billing.quote(sql, request.channel, request.dialCode, text);
         if (!quote) throw ApiError.invalidField('to', 'destination non prise en charge');
+        if (request.channel === 'SMS' && this.optOut.blocksOtp && (await this.optOuts.listed(sql, principal.accountId, principal.test, [request.recipient])).size > 0) {
+          throw ApiError.invalidField('to', OTP_OPTED_OUT);
+        }
 
         await this.otps.claimRecipient(sql, principal.accountId, request.recipient, uniqId, now);
         await this.enforceSendLimit(sql, principal.accountId, request.recipient, now);
