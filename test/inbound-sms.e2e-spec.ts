@@ -308,3 +308,55 @@ describe('inbound SMS', () => {
     });
   });
 });
+
+describe('keyword confirmations (OPT_OUT_CONFIRMATION=true)', () => {
+  let smsc: FakeSmsc;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    smsc = new FakeSmsc();
+    await smsc.start();
+    t = await startTestApp({ SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url, OPT_OUT_CONFIRMATION: 'true' });
+    await until(
+      () => smsc.binds,
+      (binds) => binds > 0,
+    );
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smsc?.stop();
+    process.env.OPT_OUT_CONFIRMATION = 'false';
+  });
+
+  it('answers STOP, START and HELP from the number written to, as a message of the account with no price, never debited; other messages get no answer', async () => {
+    const tenant = await createTenant(t);
+    const number = `+22501021${String(Date.now() % 100_000).padStart(5, '0')}`;
+    await t.admin.addLocalNumber(tenant.accountId, number);
+    const from = `+22507072${String(Date.now() % 100_000).padStart(5, '0')}`;
+    const balance = async () => (await t.http().get('/v1/balance').set('Authorization', tenant.auth).expect(200)).body.data.balance as number;
+    const before = await balance();
+
+    for (const text of ['Stop ', 'STOP PLEASE', 'bonjour', 'start', 'Aide']) expect(await smsc.sendMo(from, number, text)).toBe(smpp.ESME_ROK);
+    await t.deliver();
+
+    const answers = await until(
+      () => smsc.submits.filter((submit) => submit.destinationAddr === from.slice(1)),
+      (submits) => submits.length >= 3,
+    );
+    expect(answers.map((submit) => submit.text)).toEqual([
+      'Vous ne recevrez plus nos messages sur ce numero. Envoyez START pour vous reabonner.',
+      'Vous recevrez de nouveau nos messages. Envoyez STOP pour ne plus les recevoir.',
+      'Envoyez STOP pour ne plus recevoir nos messages, START pour les recevoir de nouveau.',
+    ]);
+    expect(answers.every((submit) => submit.sourceAddr === number.slice(1))).toBe(true);
+
+    const sent = (await t.http().get('/v1/sms/out').query({ to: from }).set('Authorization', tenant.auth).expect(200)).body.data.items;
+    expect(sent).toHaveLength(3);
+    for (const message of sent) {
+      expect(message).toMatchObject({ to: from, type: 'sms', source: 'reply', amount: 0, message_price_id: null, created_by: tenant.userId, local_number: number });
+    }
+    expect(await balance()).toBe(before);
+    const ledger = (await t.http().get('/v1/balance/transactions').set('Authorization', tenant.auth).expect(200)).body.data.items;
+    expect(ledger.filter((entry: { type: string }) => entry.type === 'debit')).toEqual([]);
+  });
+});

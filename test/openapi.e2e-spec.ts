@@ -250,7 +250,7 @@ describe('OpenAPI document', () => {
 
     expect(OtpVerificationDto.properties!.channel.enum).toEqual(['sms', 'email']);
     expect(MessageOutDto.properties!.status.enum).toEqual(['scheduled', 'pending', 'sent', 'delivered', 'undelivered', 'failed', 'cancelled']);
-    expect(MessageOutDto.properties!.source.enum).toEqual(['api', 'campaign']);
+    expect(MessageOutDto.properties!.source.enum).toEqual(['api', 'campaign', 'reply']);
     expect(MessageOutDto.properties!.message_encoding.enum).toEqual(['GSM7', 'UCS2']);
     expect(MessageOutDto.properties!.type.enum).toEqual(['otp', 'sms']);
   });

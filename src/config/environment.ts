@@ -156,6 +156,9 @@ export class EnvironmentVariables {
   @IsIn(['true', 'false'], { message: 'OPT_OUT_BLOCKS_OTP must be true or false' })
   OPT_OUT_BLOCKS_OTP: 'true' | 'false' = 'false';
 
+  @IsIn(['true', 'false'], { message: 'OPT_OUT_CONFIRMATION must be true or false' })
+  OPT_OUT_CONFIRMATION: 'true' | 'false' = 'false';
+
   @IsInt()
   @Min(1)
   @Max(50000)

@@ -10,6 +10,8 @@ export const optOutConfig = registerAs('optOut', () => {
     linkBase: env.OPT_OUT_LINK_BASE.replace(/\/+$/, ''),
     /** OTPs are refused to numbers on the list too; by default they are exempt (the recipient asked for the code). */
     blocksOtp: env.OPT_OUT_BLOCKS_OTP === 'true',
+    /** STOP, START and HELP are answered by an SMS from the number written to, never debited (KeywordReplies). */
+    confirmation: env.OPT_OUT_CONFIRMATION === 'true',
   };
 });
 

@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { placeholders, readBoolean, readTime, type Param, type Sql } from '../database/sql.js';
 import { COMPANY_COLUMNS, toView, VIEW_COLUMNS, VIEW_JOINS, type MessageOutView } from './message-out-view.js';
 import { isUuid } from '../common/ids.js';
-import type { MessageStatus } from './dto/message-out.dto.js';
+import type { MessageSource, MessageStatus } from './dto/message-out.dto.js';
 
 export interface NewMessageOut {
   uniqId: string;
   accountId: string;
-  messagePriceId: string;
+  /** Null for a message that is not sold (a keyword's confirmation). */
+  messagePriceId: string | null;
   type: 'otp' | 'sms';
   lot: string;
   externalId?: string | null;
@@ -15,7 +16,7 @@ export interface NewMessageOut {
   campaignId?: string | null;
   /** `scheduled` waits for `sendAt`; otherwise `pending` at `at`. */
   status?: 'pending' | 'scheduled';
-  source?: 'api' | 'campaign';
+  source?: MessageSource;
   sendAt?: Date;
   webhookUrl?: string | null;
   senderId: string | null;

@@ -63,7 +63,9 @@ export class AuthorRefDto {
 export const MESSAGE_STATUSES = ['scheduled', 'pending', 'sent', 'delivered', 'undelivered', 'failed', 'cancelled'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const MESSAGE_TYPES = ['otp', 'sms'] as const;
-export const MESSAGE_SOURCES = ['api', 'campaign'] as const;
+/** `reply`: the confirmation of a STOP, START or HELP keyword (OPT_OUT_CONFIRMATION). */
+export const MESSAGE_SOURCES = ['api', 'campaign', 'reply'] as const;
+export type MessageSource = (typeof MESSAGE_SOURCES)[number];
 
 /** One outgoing SMS. */
 export class MessageOutDto {
