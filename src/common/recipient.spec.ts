@@ -1,3 +1,4 @@
+import { isEmail } from 'class-validator';
 import { parseEmail, parsePhone } from './recipient.js';
 
 describe('parsePhone', () => {
@@ -68,6 +69,26 @@ describe('parseEmail', () => {
       expect(parseEmail(input)).toBeNull();
     },
   );
+
+  it.each([
+    [`${'a'.repeat(64)}@example.com`],
+    [`${'a'.repeat(65)}@example.com`],
+    [`${'é'.repeat(32)}@example.com`],
+    [`${'é'.repeat(33)}@example.com`],
+    [`user@${'b'.repeat(63)}.com`],
+    [`user@${'b'.repeat(64)}.com`],
+    [`user@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.com`],
+    [`user@${'ü'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(10)}.com`],
+    ['"quoted@local"@example.com'],
+    ['user@[127.0.0.1]'],
+    ['user@xn--bcher-kva.example'],
+  ])('answers %j as isEmail with its length limits does', (address) => {
+    expect(parseEmail(address)).toBe(address.length <= 254 && isEmail(address) ? address : null);
+  });
+
+  it('refuses a lone surrogate, which makes isEmail throw', () => {
+    expect(parseEmail('\ud800@example.com')).toBeNull();
+  });
 
   it('accepts 254 characters and refuses 255', () => {
     expect(addressOfLength(254)).toHaveLength(254);
