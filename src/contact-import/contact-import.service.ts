@@ -12,6 +12,8 @@ import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.
 import { JobRunner } from '../jobs/job-runner.js';
 import { ContactImportRepository, type ImportCounts, type ImportJob, type NewImportJob } from './contact-import.repository.js';
 import { CONTACT_IMPORT_QUEUE } from './contact-import.worker.js';
+import type { Delimiter } from './csv-file.js';
+import { ImportReader } from './import-reader.js';
 import type { ImportJobDto } from './dto/import-job.dto.js';
 import type { ImportQueryDto } from './dto/import-query.dto.js';
 
@@ -26,12 +28,14 @@ export class ContactImportService {
     private readonly groups: GroupRepository,
     private readonly idempotency: Idempotency,
     private readonly jobs: JobRunner,
+    private readonly reader: ImportReader,
     private readonly clock: Clock,
   ) {}
 
   /** A pending job for the file; 400 when `group_id` is not a group of the account. */
   async create(principal: Principal, file: Buffer, query: ImportQueryDto, idempotency?: IdempotentRequest): Promise<ImportJobDto> {
     const job = await this.idempotency.once(principal.accountId, idempotency, (scope) => this.queue(principal, file, query, scope));
+    if (job.status === 'pending') this.reader.prepare(job.id, file, { delimiter: readDelimiter(query), defaultCountry: query.default_country ?? null });
     this.jobs.wake(CONTACT_IMPORT_QUEUE);
     return job;
   }
@@ -61,7 +65,7 @@ export class ContactImportService {
       groupId: query.group_id ?? null,
       onDuplicate: query.on_duplicate ?? 'skip',
       defaultCountry: query.default_country ?? null,
-      delimiter: query.delimiter === undefined || query.delimiter === 'auto' ? null : query.delimiter,
+      delimiter: readDelimiter(query),
       createdBy: principal.userId,
       createdAt,
     };
@@ -76,6 +80,9 @@ export class ContactImportService {
     });
   }
 }
+
+/** The file's delimiter as asked; null: detected. */
+const readDelimiter = (query: ImportQueryDto): Delimiter | null => (query.delimiter === undefined || query.delimiter === 'auto' ? null : query.delimiter);
 
 function toImportJobDto(job: Pick<ImportJob, 'id' | 'status' | 'groupId' | 'createdAt' | 'finishedAt' | keyof ImportCounts>): ImportJobDto {
   return {

@@ -76,7 +76,7 @@ export class ContactImportWorker implements JobQueue<ImportJob> {
     let file: ImportFile;
     try {
       const content = await this.database.run((sql) => this.imports.content(sql, job.id));
-      file = await this.reader.open(content, { delimiter: job.delimiter, defaultCountry: job.defaultCountry, position: job.position });
+      file = await this.reader.open(job.id, content, { delimiter: job.delimiter, defaultCountry: job.defaultCountry, position: job.position });
     } catch (error) {
       if (!(error instanceof ImportFileError)) throw error;
       return this.fail(job, lease, noCounts(0), { row: error.row, errors: [error.message] });

@@ -9,7 +9,7 @@ describe(ImportReader.name, () => {
 
   it('reads a file on its thread 500 records at a time, a phone seen earlier in the file a duplicate', async () => {
     const rows = Array.from({ length: 1_200 }, (_, n) => (n === 700 ? '' : n === 1_100 ? phone(3) : `${phone(n)},Contact ${n}`));
-    const file = await reader.open(Buffer.from(`phone,name\n${rows.join('\n')}\n`), { delimiter: null, defaultCountry: null, position: 0 });
+    const file = await reader.open('job-1', Buffer.from(`phone,name\n${rows.join('\n')}\n`), { delimiter: null, defaultCountry: null, position: 0 });
 
     expect({ records: file.records, rows: file.rows }).toEqual({ records: 1_200, rows: 1_199 });
     const chunks = [await file.next(), await file.next(), await file.next(), await file.next()];
@@ -22,7 +22,7 @@ describe(ImportReader.name, () => {
 
   it('goes on from a position, knowing the phones of the rows before it', async () => {
     const rows = Array.from({ length: 600 }, (_, n) => (n === 550 ? phone(10) : phone(n)));
-    const file = await reader.open(Buffer.from(`telephone\n${rows.join('\n')}\n`), { delimiter: null, defaultCountry: null, position: 500 });
+    const file = await reader.open('job-2', Buffer.from(`telephone\n${rows.join('\n')}\n`), { delimiter: null, defaultCountry: null, position: 500 });
     const chunk = await file.next();
     file.close();
 
@@ -32,7 +32,7 @@ describe(ImportReader.name, () => {
   });
 
   it('checks rows as POST /contact checks a contact, in the default country', async () => {
-    const file = await reader.open(Buffer.from('numero;email\n07 07 07 07 01;awa@\n07 07 07 07 02;AWA@example.com\n'), { delimiter: null, defaultCountry: 'CI', position: 0 });
+    const file = await reader.open('job-3', Buffer.from('numero;email\n07 07 07 07 01;awa@\n07 07 07 07 02;AWA@example.com\n'), { delimiter: null, defaultCountry: 'CI', position: 0 });
     const chunk = await file.next();
     file.close();
 
@@ -43,10 +43,34 @@ describe(ImportReader.name, () => {
   });
 
   it('refuses a file it cannot import, with the row at fault', async () => {
-    const refusal = (content: Buffer) => reader.open(content, { delimiter: null, defaultCountry: null, position: 0 });
+    const refusal = (content: Buffer) => reader.open('job-4', content, { delimiter: null, defaultCountry: null, position: 0 });
 
     await expect(refusal(Buffer.from('phone,name\n+2250707070701,Eloïse\n', 'latin1'))).rejects.toEqual(new ImportFileError(0, 'fichier: encodage UTF-8 attendu'));
     await expect(refusal(Buffer.from('name,email\nAwa,awa@example.com\n'))).rejects.toBeInstanceOf(ImportFileError);
     await expect(refusal(Buffer.from('phone,name\n+2250707070701,"Awa\n'))).rejects.toMatchObject({ row: 2, message: 'fichier: CSV illisible (guillemet non fermé)' });
+  });
+
+  it('opens the file prepared for a job from the start, and reads the content given when it goes on from a position', async () => {
+    const prepared = Buffer.from(`phone\n${phone(1)}\n${phone(2)}\n`);
+    const given = Buffer.from(`phone\n${Array.from({ length: 600 }, (_, n) => phone(1_000 + n)).join('\n')}\n`);
+    const firstPhones = async (position: number) => {
+      const file = await reader.open('job-5', given, { delimiter: null, defaultCountry: null, position });
+      const chunk = await file.next();
+      file.close();
+      return chunk.slice(0, 2).map((entry) => (entry.kind === 'valid' ? entry.input.phone.e164 : entry.kind));
+    };
+
+    reader.prepare('job-5', prepared, { delimiter: null, defaultCountry: null });
+    expect(await firstPhones(0)).toEqual([phone(1), phone(2)]);
+    // taken once: the next open reads its content
+    expect(await firstPhones(0)).toEqual([phone(1_000), phone(1_001)]);
+
+    reader.prepare('job-5', prepared, { delimiter: null, defaultCountry: null });
+    expect(await firstPhones(500)).toEqual([phone(1_500), phone(1_501)]);
+  });
+
+  it('refuses a prepared file it cannot import when it is opened', async () => {
+    reader.prepare('job-6', Buffer.from('name\nAwa\n'), { delimiter: null, defaultCountry: null });
+    await expect(reader.open('job-6', Buffer.from('name\nAwa\n'), { delimiter: null, defaultCountry: null, position: 0 })).rejects.toBeInstanceOf(ImportFileError);
   });
 });

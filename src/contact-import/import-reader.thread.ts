@@ -5,10 +5,19 @@ import { ImportFileError, type Delimiter } from './csv-file.js';
 import { encodeChunk } from './chunk-wire.js';
 import { ImportChunks } from './import-chunks.js';
 
+/** How a file is read: its delimiter (null: detected) and the country of its national numbers. */
+export interface ReadOptions {
+  delimiter: Delimiter | null;
+  defaultCountry: string | null;
+}
+
 export type ReaderCall = { file: number } & (
-  | { type: 'open'; content: Uint8Array; delimiter: Delimiter | null; defaultCountry: string | null; position: number }
+  /** `job`'s file from `position`: the one prepared for it when there is one and `position` is 0. */
+  | ({ type: 'open'; job: string; content: Uint8Array; position: number } & ReadOptions)
   | { type: 'next' }
   | { type: 'close' }
+  /** Read and check the file of a job just queued, ahead of its open; no reply. */
+  | ({ type: 'prepare'; job: string; content: Uint8Array } & ReadOptions)
 );
 
 export type ReaderRequest = ReaderCall & { id: number };
@@ -68,25 +77,61 @@ class CheckedAhead {
   }
 }
 
+interface CheckedFile {
+  chunks: ImportChunks;
+  checked: CheckedAhead;
+}
+
+/** Files prepared for their jobs are kept this long for the open that should follow (another instance may take the job). */
+const PREPARED_MS = 30_000;
+/** At most this many prepared files are kept: each holds its whole file, read. */
+const MAX_PREPARED = 2;
+
 const files = new Map<number, CheckedAhead>();
+const prepared = new Map<string, Promise<CheckedFile | null>>();
 
 parentPort!.on('message', (request: ReaderRequest) => {
   if (request.type === 'close') {
     files.get(request.file)?.close();
     files.delete(request.file);
-  } else void answer(request).then((answer) => parentPort!.postMessage({ ...answer, id: request.id } satisfies ReaderReply));
+  } else if (request.type === 'prepare') prepare(request);
+  else void answer(request).then((answer) => parentPort!.postMessage({ ...answer, id: request.id } satisfies ReaderReply));
 });
 
-async function answer(request: Exclude<ReaderRequest, { type: 'close' }>): Promise<ReaderAnswer> {
+async function answer(request: Exclude<ReaderRequest, { type: 'close' | 'prepare' }>): Promise<ReaderAnswer> {
   try {
     if (request.type === 'next') return await files.get(request.file)!.next();
-    const { content } = request;
-    const chunks = await ImportChunks.read(Buffer.from(content.buffer, content.byteOffset, content.byteLength), request);
-    files.set(request.file, new CheckedAhead(chunks));
+    const ready = await takePrepared(request.job, request.position);
+    const { chunks, checked } = ready ?? (await checkedFile(request.content, request, request.position));
+    files.set(request.file, checked);
     return { type: 'opened', records: chunks.records, rows: chunks.rows };
   } catch (error) {
     return failure(error);
   }
+}
+
+async function checkedFile(content: Uint8Array, options: ReadOptions, position: number): Promise<CheckedFile> {
+  const chunks = await ImportChunks.read(Buffer.from(content.buffer, content.byteOffset, content.byteLength), { ...options, position });
+  return { chunks, checked: new CheckedAhead(chunks) };
+}
+
+/** A file that cannot be read is not kept: its open reads it again and reports why. */
+function prepare(request: Extract<ReaderRequest, { type: 'prepare' }>): void {
+  if (prepared.size >= MAX_PREPARED || prepared.has(request.job)) return;
+  const file = checkedFile(request.content, request, 0).catch(() => null);
+  prepared.set(request.job, file);
+  setTimeout(() => {
+    if (prepared.get(request.job) === file) void takePrepared(request.job, null);
+  }, PREPARED_MS).unref();
+}
+
+/** The file prepared for `job` when it is read from the start (`position` 0); one not taken is dropped. */
+async function takePrepared(job: string, position: number | null): Promise<CheckedFile | null> {
+  const file = prepared.get(job);
+  prepared.delete(job);
+  if (position === 0) return (await file) ?? null;
+  void file?.then((untaken) => untaken?.checked.close());
+  return null;
 }
 
 function failure(error: unknown): ReaderAnswer {

@@ -2,9 +2,9 @@ import type { Worker } from 'node:worker_threads';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { startThread } from '../common/threads/start-thread.js';
 import { decodeChunk } from './chunk-wire.js';
-import { ImportFileError, type Delimiter } from './csv-file.js';
+import { ImportFileError } from './csv-file.js';
 import type { Classified } from './import-chunks.js';
-import type { ReaderAnswer, ReaderCall, ReaderReply, ReaderRequest } from './import-reader.thread.js';
+import type { ReadOptions, ReaderAnswer, ReaderCall, ReaderReply, ReaderRequest } from './import-reader.thread.js';
 
 /** The file of an import, read on the reader's thread. */
 export interface ImportFile {
@@ -33,14 +33,23 @@ export class ImportReader implements OnApplicationShutdown {
   private openFiles = 0;
   private idle: NodeJS.Timeout | undefined;
 
-  /** `content` read from `position`; ImportFileError when the file cannot be imported at all. */
-  async open(content: Buffer, options: { delimiter: Delimiter | null; defaultCountry: string | null; position: number }): Promise<ImportFile> {
+  /**
+   * Starts reading and checking the file of a job just queued, so that its
+   * first chunk is ready when the job is claimed here; nothing is kept past 30 s.
+   */
+  prepare(job: string, content: Buffer, options: ReadOptions): void {
+    this.started().worker.postMessage({ type: 'prepare', file: 0, id: ++this.lastId, job, content, ...options } satisfies ReaderRequest);
+    if (this.openFiles === 0) this.idleSoon();
+  }
+
+  /** `job`'s file, `content`, read from `position`; ImportFileError when the file cannot be imported at all. */
+  async open(job: string, content: Buffer, options: ReadOptions & { position: number }): Promise<ImportFile> {
     const file = ++this.lastId;
     this.openFiles++;
     clearTimeout(this.idle);
     let opened: ReaderAnswer;
     try {
-      opened = await this.request({ type: 'open', file, content, ...options });
+      opened = await this.request({ type: 'open', file, job, content, ...options });
       if (opened.type !== 'opened') throw new Error(`unexpected reply ${opened.type}`);
     } catch (error) {
       this.closed(file);
@@ -85,7 +94,12 @@ export class ImportReader implements OnApplicationShutdown {
 
   private closed(file: number): void {
     this.thread?.worker.postMessage({ type: 'close', file, id: ++this.lastId } satisfies ReaderRequest);
-    if (--this.openFiles === 0) this.idle = setTimeout(() => void this.stop(), IDLE_MS).unref();
+    if (--this.openFiles === 0) this.idleSoon();
+  }
+
+  private idleSoon(): void {
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => void this.stop(), IDLE_MS).unref();
   }
 
   private started(): ReaderThread {
