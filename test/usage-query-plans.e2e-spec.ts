@@ -17,7 +17,7 @@ describe('query plans of GET /v1/metrics', () => {
     Promise.all(statements.map(async (statement) => ({ query: statement.query, scans: await fullScans(t.app.get(DataSource), statement) })));
   const unfiltered = () => reads.filter((statement) => !/\b(type|sender_id|campaign_id|country) = \?/.test(statement.query));
 
-  /** Whether the statement reads only the account's index, never a message's row. */
+  /** Whether the statement reads only the account's index, never a message's row (MariaDB's `Using index`, not `Using index condition`). */
   async function coveredByAccountIndex({ query, params }: Statement): Promise<boolean> {
     if (t.database.dialect === 'sqlite') {
       const plan = await t.database.run((sql) => sql.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, params as never[]));
@@ -29,7 +29,7 @@ describe('query plans of GET /v1/metrics', () => {
       Extra: string | null;
     }>;
     const access = plan.filter((step) => step.table === 'message_out');
-    return access.length === 1 && access[0]!.key === ACCOUNT_INDEX && /\bUsing index\b/.test(access[0]!.Extra ?? '');
+    return access.length === 1 && access[0]!.key === ACCOUNT_INDEX && (access[0]!.Extra ?? '').split('; ').includes('Using index');
   }
 
   beforeAll(async () => {
