@@ -1,6 +1,8 @@
 // npm run bench -- [--db sqlite|mysql|both] [--duration 8] [--warmup 3] [--connections 1,10,50] [--rounds 2] [--fill] [--quick]
 //                   [--webhook-events N] (webhook fan-out size, default 20000) [--webhooks-only] (the fan-out alone)
 //                   [--address-book] (list paging on 1,000,000 contacts) [--address-book-only] (that alone)
+//                   [--sms-out] (GET /v1/sms/out paging on 1,000,000 messages) [--sms-out-only] (that alone)
+//                   [--metrics] (GET /v1/metrics over a year of 1,000,000 messages) [--metrics-only] (that alone)
 //                   [--import-rows N] (CSV import size, default 50000) [--imports-only] (the CSV import alone)
 //                   [--handover-messages N] (lot size of the SMSC hand-over, default 10000) [--handover-only] (that alone)
 //                   [--port N] (ours on N, the baseline on N + 1; default 3401) [--mariadb-port N] (default 3326)
@@ -22,6 +24,11 @@
 // the machine's.
 // --address-book writes 1,000,000 contacts, 100,000 of them in one group, with bulk SQL, and measures the first and the
 // 5,000th page of GET /v1/contact and of GET /v1/group/{id}/contacts alike (keyset paging: the ratio should be near 1).
+// --sms-out and --metrics share one fill: 1,000,000 messages of one account over the last 360 days, written with bulk
+// SQL, three in five of them matching every filter that can lead GET /v1/sms/out's query (600,000 rows, 6,000 pages of
+// 100). --sms-out measures the first and the 5,000th page of GET /v1/sms/out?limit=100 alike, unfiltered and under each
+// filter (the ratio should be near 1); --metrics measures GET /v1/metrics over the whole year by month, by week, by day
+// and by day for one campaign, at 10 connections: req/s, p50 and p99.
 // Then the webhook fan-out: N due events written to the webhook outbox with bulk SQL, each to a receiver in
 // this process; events delivered per second (signed, every attempt recorded) from the first to the last received.
 // Then the CSV import: a file of N contacts POSTed to /v1/contact/import, rows imported per second from the request
@@ -35,11 +42,12 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fillAddressBook, pagingComparison } from './lib/address-book.mjs';
+import { addressBookPaging, fillAddressBook } from './lib/address-book.mjs';
 import { fill } from './lib/fill.mjs';
 import { baseline, harvest, measure, nextRecipient, ours } from './lib/load.mjs';
 import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, startNode } from './lib/processes.mjs';
 import { importThroughput } from './lib/imports.mjs';
+import { fillMessageYear, metricsLoad, smsOutPaging } from './lib/message-year.mjs';
 import { smscHandOver } from './lib/hand-over.mjs';
 import { printTable, SMS_SEND } from './lib/report.mjs';
 import { startReceiver, webhookFanOut } from './lib/webhooks.mjs';
@@ -58,6 +66,10 @@ const { values: args } = parseArgs({
     'webhooks-only': { type: 'boolean', default: false },
     'address-book': { type: 'boolean', default: false },
     'address-book-only': { type: 'boolean', default: false },
+    'sms-out': { type: 'boolean', default: false },
+    'sms-out-only': { type: 'boolean', default: false },
+    metrics: { type: 'boolean', default: false },
+    'metrics-only': { type: 'boolean', default: false },
     'import-rows': { type: 'string', default: '50000' },
     'imports-only': { type: 'boolean', default: false },
     'handover-messages': { type: 'string', default: '10000' },
@@ -72,7 +84,9 @@ const connectionCounts = (args.quick ? '50' : args.connections).split(',').map(N
 const rounds = Number(args.quick ? 1 : args.rounds);
 const databases = args.db === 'both' ? ['sqlite', 'mysql'] : [args.db];
 /** The one part of the bench asked for alone, if any. */
-const only = ['webhooks-only', 'address-book-only', 'imports-only', 'handover-only'].find((part) => args[part]);
+const only = ['webhooks-only', 'address-book-only', 'sms-out-only', 'metrics-only', 'imports-only', 'handover-only'].find((part) => args[part]);
+const smsOut = args['sms-out'] || only === 'sms-out-only';
+const metrics = args.metrics || only === 'metrics-only';
 const bufferPoolMb = args['buffer-pool-mb'] ?? (args.fill ? '2048' : null);
 
 const SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -101,8 +115,11 @@ writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(r
 for (const [db, result] of Object.entries(report.databases)) {
   if (Object.keys(result.scenarios).length > 0) printTable(db, result);
   if (result.webhooks) console.log(`${db} webhook fan-out: ${result.webhooks.per_second} events/s (${result.webhooks.delivered} events in ${result.webhooks.seconds} s)`);
-  for (const [list, paging] of Object.entries(result.address_book ?? {})) {
-    console.log(`${db} ${list} page 5,000 ÷ page 1: ${paging.ratio} (${paging.page_5000.rps} ÷ ${paging.first.rps} req/s; p99 ${paging.page_5000.p99} and ${paging.first.p99} ms)`);
+  for (const [list, paging] of [...Object.entries(result.address_book ?? {}), ...Object.entries(result.sms_out ?? {}).map(([name, paging]) => [`GET /sms/out ${name}`, paging])]) {
+    console.log(`${db} ${list} page ${paging.page} ÷ page 1: ${paging.ratio} (${paging.deep.rps} ÷ ${paging.first.rps} req/s; p99 ${paging.deep.p99} and ${paging.first.p99} ms)`);
+  }
+  for (const [name, figures] of Object.entries(result.metrics ?? {})) {
+    console.log(`${db} GET /metrics for a year by ${name}: ${figures.rps} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms`);
   }
   if (result.imports) console.log(`${db} CSV import: ${importLine(result.imports)}`);
   if (result.hand_over) console.log(`${db} hand-over to a local SMSC: ${handOverLine(result.hand_over)}`);
@@ -268,7 +285,17 @@ async function benchDatabase(db) {
     const started = Date.now();
     const groupId = await fillAddressBook(oursEnv, bookAccount.account_id, 1_000_000, 100_000);
     console.log(`address book: 1,000,000 contacts and 100,000 members written in ${Math.round((Date.now() - started) / 1000)} s`);
-    result.address_book = await pagingComparison(server.url, `Bearer ${bookAccount.api_key}`, groupId, { connections: 10, duration });
+    result.address_book = await addressBookPaging(server.url, `Bearer ${bookAccount.api_key}`, groupId, { connections: 10, duration });
+  }
+
+  if (smsOut || metrics) {
+    const yearAccount = runCli(oursEnv, 'account:create', '--name', 'Bench messages', '--balance', '0', '--sender', 'YEAR');
+    const started = Date.now();
+    const year = await fillMessageYear(oursEnv, yearAccount, 1_000_000);
+    console.log(`a year of messages: 1,000,000 written in ${Math.round((Date.now() - started) / 1000)} s`);
+    const auth = `Bearer ${yearAccount.api_key}`;
+    if (smsOut) result.sms_out = await smsOutPaging(server.url, auth, year, yearAccount.sender_id, { connections: 10, duration });
+    if (metrics) result.metrics = await metricsLoad(server.url, auth, year, { connections: 10, duration });
   }
 
   if (!only || only === 'webhooks-only') {

@@ -1,9 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { newId } from '../src/common/ids.js';
 import { MessageOutRepository, type NewMessageOut } from '../src/sms/message-out.repository.js';
-import { DataSource } from 'typeorm';
 import { createTenant, type Tenant } from './support/fixtures.js';
-import { fullScans, recordStatements } from './support/query-plans.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const invalid = (...errors: string[]) => ({ status: 400, message: 'erreur_de_validation', errors });
@@ -145,31 +143,6 @@ describe('GET /v1/metrics', () => {
     const given = Object.entries({ created_from: '2026-01-01T00:00:00Z', created_to: '2026-01-02T00:00:00Z', ...query }).filter(([, value]) => value !== undefined);
     const body = (await metrics(tenant, Object.fromEntries(given) as Record<string, string>)).body;
     expect(body).toEqual(invalid(error));
-  });
-
-  it('reads through an index with every filter, on a table of thousands of messages', async () => {
-    const [filler, tenant] = [await createTenant(t), await createTenant(t)];
-    const start = new Date('2026-09-01T00:00:00Z').getTime();
-    const rows = Array.from({ length: 3000 }, (_, n) => ({ at: new Date(start + n * 60_000), who: n % 3 === 0 ? tenant : filler }));
-    await t.database.transaction((sql) =>
-      t.app.get(MessageOutRepository).insertMany(
-        sql,
-        rows.map(({ at, who }) => ({ ...messageOf(who, at), uniqId: uuidv7({ msecs: at.getTime() }) })),
-      ),
-    );
-    if (t.database.dialect === 'mysql') await t.database.run((sql) => sql.all('ANALYZE TABLE message_out'));
-    const recording = recordStatements(t.app.get(DataSource));
-    const range = { created_from: '2026-09-01T12:00:00Z', created_to: '2026-09-02T00:00:00Z' };
-    const filters: Array<Record<string, string>> = [{}, { type: 'sms' }, { sender_id: tenant.senderId }, { campaign_id: newId() }, { country: 'CI' }, { timezone: 'Asia/Kolkata' }];
-    for (const filter of filters) {
-      await metrics(tenant, { ...range, ...filter }).expect(200);
-    }
-    recording.stop();
-    const reads = recording.statements.filter((statement) => /FROM message_out/.test(statement.query));
-    const plans = await Promise.all(reads.map(async (statement) => ({ query: statement.query, scans: await fullScans(t.app.get(DataSource), statement) })));
-
-    expect(reads.length).toBe(6);
-    expect(plans).toEqual(reads.map((statement) => ({ query: statement.query, scans: [] })));
   });
 
   it('leaves the Prometheus scrape endpoint at /metrics', async () => {

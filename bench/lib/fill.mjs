@@ -9,15 +9,19 @@ const DAY_MS = 86_400_000;
 
 /** `count` OTPs, each with its SMS record and its recipient row, created over the last 30 days. */
 export async function fill(env, accountId, count) {
-  const db = env.DB_TYPE === 'mysql' ? await mysqlWriter(env) : await sqliteWriter(env);
+  const db = await bulkWriter(env);
   const now = Date.now();
   for (let start = 0; start < count; start += BATCH) {
     const rows = [];
     for (let i = start; i < Math.min(count, start + BATCH); i++) {
       const created = new Date(now - 30 * DAY_MS + Math.floor((i / count) * 29 * DAY_MS));
-      rows.push({ id: uuidv7({ msecs: created.getTime() }), lot: ulid(created.getTime()), to: recipientNumber(50_000_000 + i), created });
+      rows.push(columns({ id: uuidv7({ msecs: created.getTime() }), lot: ulid(created.getTime()), to: recipientNumber(50_000_000 + i), created }, accountId, db.time));
     }
-    await db.insert(rows, accountId);
+    await db.insert([
+      [OTP, rows.map((row) => row.otp)],
+      [MESSAGE, rows.map((row) => row.message)],
+      [RECIPIENT, rows.map((row) => row.recipient)],
+    ]);
   }
   // a bulk load leaves work behind that rows arriving one by one never pile up
   await db.settle();
@@ -25,14 +29,12 @@ export async function fill(env, accountId, count) {
   return { otps: count, messages: count };
 }
 
-const time = (date, sqlite) => (sqlite ? date.toISOString().slice(0, 23).replace('T', ' ') : date);
-
-function columns(row, accountId, sqlite) {
+function columns(row, accountId, time) {
   const expires = new Date(row.created.getTime() + 300_000);
   return {
-    otp: [row.id, accountId, row.to, 'SMS', randomBytes(32).toString('hex'), 'verified', 0, time(expires, sqlite), 'fr', row.lot, accountId, 0, time(row.created, sqlite)],
-    message: [row.id, accountId, 'otp', row.lot, row.to, 'Votre code est ******', 1, 'GSM7', 250, time(row.created, sqlite), 'delivered', 'api', 0, accountId, 0, 0, time(row.created, sqlite)],
-    recipient: [accountId, row.to, row.id, time(row.created, sqlite)],
+    otp: [row.id, accountId, row.to, 'SMS', randomBytes(32).toString('hex'), 'verified', 0, time(expires), 'fr', row.lot, accountId, 0, time(row.created)],
+    message: [row.id, accountId, 'otp', row.lot, row.to, 'Votre code est ******', 1, 'GSM7', 250, time(row.created), 'delivered', 'api', 0, accountId, 0, 0, time(row.created)],
+    recipient: [accountId, row.to, row.id, time(row.created)],
   };
 }
 
@@ -42,23 +44,30 @@ const MESSAGE =
 const RECIPIENT = 'INSERT INTO otp_recipient (account_id, recipient, latest_otp_id, created_at)';
 const placeholders = (n) => `(${Array(n).fill('?').join(', ')})`;
 
+/**
+ * Bulk inserts into the service's database: `insert([[statement, rows], …])` writes each statement's rows (arrays
+ * of values, in the order of its column list) in one transaction; `time` formats a Date as the database stores it;
+ * `settle` waits until the load's work is written back, and on MariaDB refreshes the statistics of `analyze`'s tables.
+ */
+export async function bulkWriter(env, { analyze = [] } = {}) {
+  return env.DB_TYPE === 'mysql' ? mysqlWriter(env, analyze) : sqliteWriter(env);
+}
+
 async function sqliteWriter(env) {
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(env.DB_PATH);
   db.pragma('busy_timeout = 10000');
-  const otp = db.prepare(`${OTP} VALUES ${placeholders(13)}`);
-  const message = db.prepare(`${MESSAGE} VALUES ${placeholders(17)}`);
-  const recipient = db.prepare(`${RECIPIENT} VALUES ${placeholders(4)}`);
-  const insert = db.transaction((rows, accountId) => {
-    for (const row of rows) {
-      const values = columns(row, accountId, true);
-      otp.run(...values.otp);
-      message.run(...values.message);
-      recipient.run(...values.recipient);
-    }
+  const prepared = new Map();
+  const statement = (text, width) => {
+    if (!prepared.has(text)) prepared.set(text, db.prepare(`${text} VALUES ${placeholders(width)}`));
+    return prepared.get(text);
+  };
+  const insert = db.transaction((tables) => {
+    for (const [text, rows] of tables) for (const row of rows) statement(text, row.length).run(...row);
   });
   return {
-    insert: async (rows, accountId) => insert(rows, accountId),
+    time: (date) => date.toISOString().slice(0, 23).replace('T', ' '),
+    insert: async (tables) => insert(tables),
     settle: async () => db.pragma('wal_checkpoint(TRUNCATE)'),
     close: async () => db.close(),
   };
@@ -77,21 +86,20 @@ export async function mysqlConnection(env) {
   });
 }
 
-async function mysqlWriter(env) {
+async function mysqlWriter(env, analyze) {
   const connection = await mysqlConnection(env);
-  const many = async (statement, width, rows) =>
-    connection.query(`${statement} VALUES ${rows.map(() => placeholders(width)).join(', ')}`, rows.flat());
   return {
-    insert: async (rows, accountId) => {
-      const values = rows.map((row) => columns(row, accountId, false));
+    time: (date) => date,
+    insert: async (tables) => {
       await connection.beginTransaction();
-      await many(OTP, 13, values.map((v) => v.otp));
-      await many(MESSAGE, 17, values.map((v) => v.message));
-      await many(RECIPIENT, 4, values.map((v) => v.recipient));
+      for (const [text, rows] of tables) {
+        if (rows.length > 0) await connection.query(`${text} VALUES ${rows.map((row) => placeholders(row.length)).join(', ')}`, rows.flat());
+      }
       await connection.commit();
     },
     /** Until InnoDB's page cleaner has written back what it will of the pages the load dirtied (at most 10 minutes). */
     settle: async () => {
+      if (analyze.length > 0) await connection.query(`ANALYZE TABLE ${analyze.join(', ')}`);
       let dirty = Infinity;
       for (const deadline = Date.now() + 600_000; Date.now() < deadline; ) {
         await new Promise((resolve) => setTimeout(resolve, 3000));

@@ -55,7 +55,10 @@ export class MessageOutListRepository {
    * contact filtered on, whose messages include those to it that name no contact.
    */
   async page(sql: Sql, accountId: string, test: boolean, filters: MessageFilters, contactPhone: string | null, page: Page): Promise<MessageOutView[]> {
-    const [keys, params] = page.keys('m.uniq_id', keySources(sql, accountId, test, filters, contactPhone));
+    // past a cursor, which is below created_to, the range's end would be a second upper bound on the key, and SQLite
+    // would seek from it rather than from the cursor, reading every row between them
+    const bounded = page.after === null ? filters : { ...filters, createdTo: undefined };
+    const [keys, params] = page.keys('m.uniq_id', keySources(sql, accountId, test, bounded, contactPhone));
     const [[company], rows] = await sql.allEach<[Array<Record<string, unknown>>, Array<Record<string, unknown>>]>(
       [`SELECT ${COMPANY_COLUMNS} FROM account a WHERE a.id = ?`, [accountId]],
       [

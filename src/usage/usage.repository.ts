@@ -28,7 +28,8 @@ export interface UsageFilters {
  * Counts of the account's messages by UTC slot (an hour, or a quarter of an
  * hour for zones whose offset is not whole hours) and status, read through
  * the uniq_id range of the dates (a UUID v7 is time-ordered): an index range,
- * never the whole table.
+ * never the whole table. Unfiltered, the account's index holds every column
+ * counted, and no message's row is read.
  */
 @Injectable()
 export class UsageRepository {
@@ -55,7 +56,10 @@ export class UsageRepository {
   }
 }
 
-/** `YYYY-MM-DD HH:MM` of the slot's start, UTC. */
+/**
+ * `YYYY-MM-DD HH:MM` of the slot's start, UTC. SQLite holds times as `YYYY-MM-DD HH:MM:SS.sss` text in UTC, whose
+ * leading characters are the hour: cut out, they cost a fraction of `strftime`, which parses each value first.
+ */
 function slotOf(dialect: Sql['dialect'], minutes: 15 | 60): string {
   if (dialect === 'mysql') {
     return minutes === 60
@@ -63,6 +67,6 @@ function slotOf(dialect: Sql['dialect'], minutes: 15 | 60): string {
       : "CONCAT(DATE_FORMAT(created_at, '%Y-%m-%d %H:'), LPAD(FLOOR(MINUTE(created_at) / 15) * 15, 2, '0'))";
   }
   return minutes === 60
-    ? "strftime('%Y-%m-%d %H:00', created_at)"
-    : "strftime('%Y-%m-%d %H:', created_at) || printf('%02d', CAST(strftime('%M', created_at) AS INTEGER) / 15 * 15)";
+    ? "substr(created_at, 1, 14) || '00'"
+    : "substr(created_at, 1, 14) || printf('%02d', CAST(substr(created_at, 15, 2) AS INTEGER) / 15 * 15)";
 }
