@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { databaseConfig, type DatabaseConfig } from '../config/database.config.js';
 import { dataSourceOptions } from './data-source.options.js';
 import { Database } from './database.js';
+import { ReportReads } from './report-reads.js';
 
 @Global()
 @Module({
@@ -12,7 +13,7 @@ import { Database } from './database.js';
       useFactory: (config: DatabaseConfig) => ({ ...dataSourceOptions(config), autoLoadEntities: true, migrationsRun: true }),
     }),
   ],
-  providers: [Database],
-  exports: [Database],
+  providers: [Database, ReportReads],
+  exports: [Database, ReportReads],
 })
 export class DatabaseModule {}

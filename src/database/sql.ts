@@ -172,15 +172,18 @@ export class Sql {
     return waiting;
   }
 
-  private readonly bind = (value: Param): unknown => {
-    if (value === undefined) return null;
-    if (typeof value === 'boolean') return value ? 1 : 0;
-    if (value instanceof Date) return this.dialect === 'mysql' ? value : toSqliteTime(value);
-    return value;
-  };
+  private readonly bind = (value: Param): unknown => bindParam(this.dialect, value);
 }
 
 const NOTHING_WAITING: Statement[] = [];
+
+/** A parameter as the driver takes it: undefined as null; on SQLite, booleans as 0/1 and times as UTC text. */
+export function bindParam(dialect: Dialect, value: Param): unknown {
+  if (value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return dialect === 'mysql' ? value : toSqliteTime(value);
+  return value;
+}
 /** Under SQLite's 32,766 and MySQL's 65,535 parameters per statement, with room to spare. */
 const MAX_PARAMETERS = 30_000;
 const START_TRANSACTION = 'START TRANSACTION';

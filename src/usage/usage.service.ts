@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { DateTime } from 'luxon';
 import type { Principal } from '../auth/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { Database } from '../database/database.js';
 import type { UsageDto } from './dto/usage.dto.js';
 import type { Granularity, UsageQueryDto } from './dto/usage-query.dto.js';
 import { UsageTally } from './usage-tally.js';
@@ -18,10 +17,7 @@ const UNITS = { day: 'day', week: 'week', month: 'month' } as const;
  */
 @Injectable()
 export class UsageService {
-  constructor(
-    private readonly database: Database,
-    private readonly usage: UsageRepository,
-  ) {}
+  constructor(private readonly usage: UsageRepository) {}
 
   async report(principal: Principal, query: UsageQueryDto): Promise<UsageDto> {
     const [from, to] = [new Date(query.created_from), new Date(query.created_to)];
@@ -30,12 +26,9 @@ export class UsageService {
     const zone = query.timezone ?? 'UTC';
     const granularity = query.granularity ?? 'day';
 
-    const slots = await this.database.run((sql) =>
-      this.usage.countsBySlot(
-        sql,
-        { accountId: principal.accountId, sandbox: principal.test, from, to, type: query.type, senderId: query.sender_id, campaignId: query.campaign_id, country: query.country },
-        wholeHourOffsets(zone, from, to) ? 60 : 15,
-      ),
+    const slots = await this.usage.countsBySlot(
+      { accountId: principal.accountId, sandbox: principal.test, from, to, type: query.type, senderId: query.sender_id, campaignId: query.campaign_id, country: query.country },
+      wholeHourOffsets(zone, from, to) ? 60 : 15,
     );
     const totals = new UsageTally();
     const buckets = granularity === 'none' ? new Map<string, UsageTally>() : periods(from, to, zone, granularity);

@@ -1,13 +1,15 @@
 import { jest } from '@jest/globals';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { Database as SqliteConnection } from 'better-sqlite3';
+import { ReportReads } from '../../src/database/report-reads.js';
+import { bindParam, type Param } from '../../src/database/sql.js';
 import { RunnerStatements, SqliteStatements, type Statement } from '../../src/database/statements.js';
 
 /**
  * Records every statement the service sends to the database, with its
  * parameters as bound: those of the repositories (through SqliteStatements or
- * RunnerStatements, with the writes batched ahead of a statement) and those of
- * the ORM's query runner.
+ * RunnerStatements, with the writes batched ahead of a statement), the report
+ * reads (ReportReads) and those of the ORM's query runner.
  */
 export function recordStatements(dataSource: DataSource): { statements: Statement[]; stop(): void } {
   const statements: Statement[] = [];
@@ -23,6 +25,10 @@ export function recordStatements(dataSource: DataSource): { statements: Statemen
       listen(prototype, 'allEach', recordEach),
       listen(prototype, 'write', recordWithBatched),
     ]),
+    // on MySQL they go through RunnerStatements
+    ...(dataSource.options.type === 'mysql'
+      ? []
+      : [listen(ReportReads.prototype, 'all', (query: string, params: Param[]) => record(query, params.map((param) => bindParam('sqlite', param))))]),
     listen(Object.getPrototypeOf(dataSource.createQueryRunner()) as QueryRunner, 'query', record),
   ];
   return { statements, stop: () => spies.forEach((spy) => spy.mockRestore()) };
