@@ -5,6 +5,7 @@
 //                   [--metrics] (GET /v1/metrics over a year of 1,000,000 messages) [--metrics-only] (that alone)
 //                   [--import-rows N] (CSV import size, default 50000) [--imports-only] (the CSV import alone)
 //                   [--handover-messages N] (lot size of the SMSC hand-over, default 10000) [--handover-only] (that alone)
+//                   [--sms-send-only] (the OTP send with its baseline and the POST /sms/send scenarios alone)
 //                   [--port N] (ours on N, the baseline on N + 1; default 3401) [--mariadb-port N] (default 3326)
 //                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 2,048 MB with
 //                   --fill, whose 2,000,000 rows have indexes that 128 MB cannot hold)
@@ -74,6 +75,7 @@ const { values: args } = parseArgs({
     'imports-only': { type: 'boolean', default: false },
     'handover-messages': { type: 'string', default: '10000' },
     'handover-only': { type: 'boolean', default: false },
+    'sms-send-only': { type: 'boolean', default: false },
     port: { type: 'string', default: '3401' },
     'mariadb-port': { type: 'string', default: '3326' },
   },
@@ -84,7 +86,7 @@ const connectionCounts = (args.quick ? '50' : args.connections).split(',').map(N
 const rounds = Number(args.quick ? 1 : args.rounds);
 const databases = args.db === 'both' ? ['sqlite', 'mysql'] : [args.db];
 /** The one part of the bench asked for alone, if any. */
-const only = ['webhooks-only', 'address-book-only', 'sms-out-only', 'metrics-only', 'imports-only', 'handover-only'].find((part) => args[part]);
+const only = ['webhooks-only', 'address-book-only', 'sms-out-only', 'metrics-only', 'imports-only', 'handover-only', 'sms-send-only'].find((part) => args[part]);
 const smsOut = args['sms-out'] || only === 'sms-out-only';
 const metrics = args.metrics || only === 'metrics-only';
 const bufferPoolMb = args['buffer-pool-mb'] ?? (args.fill ? '2048' : null);
@@ -199,7 +201,7 @@ async function benchDatabase(db) {
   const baselinePairs = async (amount) =>
     harvest(reference.url, baseline.send(baselineToken), amount, (data) => ({ uniq_id: data.uniq_id, code: data.code }));
 
-  const scenarios = [
+  const allScenarios = [
     { name: 'send (API key)', against: 'send', run: async () => sendRequest },
     { name: 'send (JWT)', against: 'send', run: async () => ours.send(`Bearer ${jwt}`) },
     { name: 'verify (right code)', against: 'verify', run: async (key) => ours.verify(keyAuth, await verificationPairs(key, recipientPairs)) },
@@ -226,6 +228,9 @@ async function benchDatabase(db) {
     { name: SMS_SEND.oneLater, against: null, run: async () => ours.smsSend(keyAuth, 1, true) },
     { name: SMS_SEND.manyLater, against: null, run: async () => ours.smsSend(keyAuth, SMS_SEND.many, true) },
   ];
+  // POST /sms/send's figures are read against the OTP send of the same run
+  const smsSendScenarios = new Set(['send (API key)', SMS_SEND.one, SMS_SEND.oneWebhook, SMS_SEND.oneLater, SMS_SEND.manyLater]);
+  const scenarios = only === 'sms-send-only' ? allScenarios.filter((scenario) => smsSendScenarios.has(scenario.name)) : allScenarios;
   const references = {
     send: async () => baseline.send(baselineToken),
     verify: async (key) => baseline.verify(baselineToken, await verificationPairs(key, baselinePairs)),
@@ -260,7 +265,7 @@ async function benchDatabase(db) {
     }
   };
 
-  if (only) {
+  if (only && only !== 'sms-send-only') {
     // the route scenarios are skipped
   } else if (args.fill) {
     result.fill = await fillComparison({ server, reference, oursEnv, account, run, warmUp, scenarios, references, result });

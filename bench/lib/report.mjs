@@ -65,7 +65,7 @@ function printBulkSends(scenarios) {
     const bulk = scenarios[SMS_SEND.manyLater]?.[connections];
     if (!Array.isArray(runs) || !bulk) continue;
     const single = summarise(runs).rps;
-    const recipients = summarise(bulk).rps * SMS_SEND.many;
+    const recipients = Math.round(median(bulk.map((run) => run.per_second)) * SMS_SEND.many);
     console.log(`POST /sms/send c=${connections}, scheduled: 1,000 per request ${recipients} recipients/s, ${(recipients / single).toFixed(1)}× one per request (${single}/s)`);
   }
 }

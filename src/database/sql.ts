@@ -153,16 +153,24 @@ export class Sql {
     if (rows.length === 0) return;
     const columns = Object.keys(rows[0]!);
     const most = 2 ** Math.floor(Math.log2(Math.max(1, MAX_PARAMETERS / columns.length)));
-    const tuple = `(${placeholders(columns)})`;
     for (let start = 0; start < rows.length; ) {
       const size = Math.min(most, 2 ** Math.floor(Math.log2(rows.length - start)));
-      const chunk = rows.slice(start, start + size);
+      // a bulk send binds tens of thousands of values: one loop, without an array per row
+      const params: unknown[] = new Array(size * columns.length);
+      let next = 0;
+      for (let index = start; index < start + size; index++) {
+        const row = rows[index]!;
+        for (const column of columns) params[next++] = this.bind(row[column]);
+      }
       start += size;
-      await this.later(
-        `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`,
-        chunk.flatMap((row) => columns.map((column) => row[column])),
-      );
+      await this.laterBound(multiRowInsert(table, columns, size), params);
     }
+  }
+
+  /** `later` for parameters already bound. */
+  private async laterBound(query: string, params: unknown[]): Promise<void> {
+    if (this.statements.batches) this.waiting.push({ query, params });
+    else await this.statements.write(query, params, []);
   }
 
   private takeWaiting(): Statement[] {
@@ -187,6 +195,20 @@ export function bindParam(dialect: Dialect, value: Param): unknown {
 /** Under SQLite's 32,766 and MySQL's 65,535 parameters per statement, with room to spare. */
 const MAX_PARAMETERS = 30_000;
 const START_TRANSACTION = 'START TRANSACTION';
+
+/** Multi-row insert texts by table, columns and row count: a bulk send would otherwise build and hash them anew. */
+const multiRowTexts = new Map<string, string>();
+
+function multiRowInsert(table: string, columns: readonly string[], rows: number): string {
+  const key = `${table}|${rows}|${columns.join(',')}`;
+  let text = multiRowTexts.get(key);
+  if (text === undefined) {
+    const tuple = `(${placeholders(columns)})`;
+    text = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array.from({ length: rows }, () => tuple).join(', ')}`;
+    multiRowTexts.set(key, text);
+  }
+  return text;
+}
 
 /** The last insert text built for each table, with its columns. */
 const insertTexts = new Map<string, { columns: string[]; text: string }>();

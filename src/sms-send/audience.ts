@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { getCountryCallingCode, isSupportedCountry } from 'libphonenumber-js';
 import { ApiError } from '../common/errors/api-error.js';
-import { parsePhone } from '../common/recipient.js';
+import { parsePhone, readPhone } from '../common/recipient.js';
 import { smsConfig, type SmsConfig } from '../config/sms.config.js';
 import type { Sql } from '../database/sql.js';
 import { GroupRepository } from '../group/group.repository.js';
@@ -73,8 +73,10 @@ export class Audience {
       else byPhone.set(recipient.phone, recipient);
     };
 
+    // a list's numbers are mostly new: kept in the cache of recent parses, they would only churn it
+    const parse = request.to.length > 1 ? readPhone : parsePhone;
     for (const given of request.to) {
-      const phone = parsePhone(given, request.defaultCountry);
+      const phone = parse(given, request.defaultCountry);
       if (phone) add(given, { phone: phone.e164, dialCode: phone.dialCode, country: phone.country, contact: null });
       else rejected.push({ to: given, reason: 'numero_invalide' });
     }

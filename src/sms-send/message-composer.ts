@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BillingService } from '../billing/billing.service.js';
+import { BillingService, type Quote } from '../billing/billing.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { optOutConfig, type OptOutConfig } from '../config/opt-out.config.js';
 import type { Sql } from '../database/sql.js';
@@ -45,10 +45,17 @@ export class MessageComposer {
   async compose(sql: Sql, composition: Composition, recipients: readonly Recipient[], rejected: Rejection[]): Promise<ComposedMessage[]> {
     const textOf = this.textOf(composition);
     const priced: ComposedMessage[] = [];
+    // most recipients share their text and calling code: each pair is priced and segmented once
+    const quotes = new Map<string, Quote | null>();
     for (const recipient of recipients) {
       const text = textOf(recipient);
       if (text.length > MAX_MESSAGE_LENGTH) throw ApiError.invalidField('message', `${MESSAGE_TOO_LONG} (personnalisé pour ${recipient.phone})`);
-      const quote = await this.billing.quote(sql, 'SMS', recipient.dialCode, text);
+      const key = `${recipient.dialCode}\n${text}`;
+      let quote = quotes.get(key);
+      if (quote === undefined) {
+        quote = await this.billing.quote(sql, 'SMS', recipient.dialCode, text);
+        quotes.set(key, quote);
+      }
       if (!quote) {
         rejected.push({ to: recipient.phone, reason: 'destination_non_prise_en_charge' });
         continue;
