@@ -3,6 +3,8 @@
 //                   [--address-book] (list paging on 1,000,000 contacts) [--address-book-only] (that alone)
 //                   [--import-rows N] (CSV import size, default 50000) [--imports-only] (the CSV import alone)
 //                   [--handover-messages N] (lot size of the SMSC hand-over, default 10000) [--handover-only] (that alone)
+//                   [--campaign] (launch and materialisation of a campaign) [--campaign-only] (that alone)
+//                   [--campaign-recipients N] (its audience, default 50000)
 //                   [--port N] (ours on N, the baseline on N + 1; default 3401) [--mariadb-port N] (default 3326)
 //                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 2,048 MB with
 //                   --fill, whose 2,000,000 rows have indexes that 128 MB cannot hold)
@@ -27,6 +29,12 @@
 // Then the CSV import: a file of N contacts POSTed to /v1/contact/import, rows imported per second from the request
 // to the job's end, beside the same rows written by the bench itself with plain 500-row INSERTs (the floor), in
 // turn, at least 3 rounds; the ratio of the two medians.
+// --campaign writes a group of N contacts with bulk SQL and launches a campaign to it through the API: the launch timed
+// to its answer (the audience frozen and debited), then the worker from that answer to the commit of its last chunk
+// (every recipient has its message, each with its outbox entry), messages per second; in turn with the floor: the same
+// rows written by the bench itself, plain 500-row INSERTs and the campaign's position per transaction; at least 3
+// rounds, the ratio of the two medians. The log provider hands the messages over while the worker writes them; the
+// floor writes alone (its outbox entries due later, then deleted).
 // Last, the hand-over to a local SMSC: the service restarted with SMS_PROVIDER=smpp and SMPP_WINDOW=10, bound to an SMSC
 // in this process, sends lots of N messages to a group through POST /v1/sms/send; messages per second of each lot at the
 // SMSC, from its first submit_sm to its last, at least 3 rounds, the median; and how long an OTP sent once a tenth of each
@@ -37,8 +45,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fillAddressBook, pagingComparison } from './lib/address-book.mjs';
 import { fill } from './lib/fill.mjs';
-import { baseline, harvest, measure, nextRecipient, ours } from './lib/load.mjs';
+import { baseline, harvest, measure, nextRecipient, outboxDrained, ours } from './lib/load.mjs';
 import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, startNode } from './lib/processes.mjs';
+import { campaignThroughput } from './lib/campaigns.mjs';
 import { importThroughput } from './lib/imports.mjs';
 import { smscHandOver } from './lib/hand-over.mjs';
 import { printTable, SMS_SEND } from './lib/report.mjs';
@@ -62,6 +71,9 @@ const { values: args } = parseArgs({
     'imports-only': { type: 'boolean', default: false },
     'handover-messages': { type: 'string', default: '10000' },
     'handover-only': { type: 'boolean', default: false },
+    campaign: { type: 'boolean', default: false },
+    'campaign-only': { type: 'boolean', default: false },
+    'campaign-recipients': { type: 'string', default: '50000' },
     port: { type: 'string', default: '3401' },
     'mariadb-port': { type: 'string', default: '3326' },
   },
@@ -72,7 +84,7 @@ const connectionCounts = (args.quick ? '50' : args.connections).split(',').map(N
 const rounds = Number(args.quick ? 1 : args.rounds);
 const databases = args.db === 'both' ? ['sqlite', 'mysql'] : [args.db];
 /** The one part of the bench asked for alone, if any. */
-const only = ['webhooks-only', 'address-book-only', 'imports-only', 'handover-only'].find((part) => args[part]);
+const only = ['webhooks-only', 'address-book-only', 'imports-only', 'handover-only', 'campaign-only'].find((part) => args[part]);
 const bufferPoolMb = args['buffer-pool-mb'] ?? (args.fill ? '2048' : null);
 
 const SECRET = 'bench-secret-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -105,6 +117,7 @@ for (const [db, result] of Object.entries(report.databases)) {
     console.log(`${db} ${list} page 5,000 ÷ page 1: ${paging.ratio} (${paging.page_5000.rps} ÷ ${paging.first.rps} req/s; p99 ${paging.page_5000.p99} and ${paging.first.p99} ms)`);
   }
   if (result.imports) console.log(`${db} CSV import: ${importLine(result.imports)}`);
+  if (result.campaign) console.log(`${db} campaign: ${campaignLine(result.campaign)}`);
   if (result.hand_over) console.log(`${db} hand-over to a local SMSC: ${handOverLine(result.hand_over)}`);
 }
 console.log(`\nfigures written to ${file}`);
@@ -222,7 +235,7 @@ async function benchDatabase(db) {
   const run = async (target, table, name, key, requestFor, connections) => {
     const request = await requestFor(key);
     // each run starts on a quiet server: not handing over the messages of the sends before it
-    if (target === server) await outboxDrained(server.url);
+    if (target === server) await outboxDrained(server.url, METRICS_TOKEN);
     const rss = rssSampler(target.pid);
     const figures = await measure(target.url, [request], { connections, duration });
     figures.rss_mb = rss.stop();
@@ -285,6 +298,14 @@ async function benchDatabase(db) {
     console.log(`CSV import: ${importLine(result.imports)}`);
   }
 
+  if (args.campaign || only === 'campaign-only') {
+    const campaignAccount = runCli(oursEnv, 'account:create', '--name', 'Bench campaigns', '--balance', '10000000000', '--sender', 'CAMPAIGN');
+    const account = { accountId: campaignAccount.account_id, auth: `Bearer ${campaignAccount.api_key}`, sender: 'CAMPAIGN' };
+    const count = Number(args['campaign-recipients']);
+    result.campaign = await campaignThroughput(server.url, oursEnv, account, { count, rounds: Math.max(rounds, 3), metricsToken: METRICS_TOKEN });
+    console.log(`campaign: ${campaignLine(result.campaign)}`);
+  }
+
   await server.stop();
   if (!only || only === 'handover-only') {
     // the service stopped above would take the lots' messages too, handing them to the log
@@ -342,15 +363,11 @@ function importLine(imports) {
   );
 }
 
-/** Waits until the dispatcher has handed over every message accepted so far. */
-async function outboxDrained(url, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const metrics = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-    if (/^outbox_backlog 0$/m.test(metrics)) return;
-    if (Date.now() > deadline) throw new Error(`the outbox did not drain within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+function campaignLine(campaign) {
+  return (
+    `${campaign.recipients} recipients accepted in ${campaign.launch_seconds} s; materialised in ${campaign.seconds} s, ${campaign.per_second} messages/s; ` +
+    `plain INSERT ${campaign.floor_per_second} messages/s; ratio ${campaign.ratio} (medians of ${campaign.rounds} rounds)`
+  );
 }
 
 async function recreateDatabases(mysql, names) {
