@@ -34,7 +34,7 @@
 // (every recipient has its message, each with its outbox entry), messages per second; in turn with the floor: the same
 // rows written by the bench itself, plain 500-row INSERTs and the campaign's position per transaction; at least 3
 // rounds, the ratio of the two medians. The log provider hands the messages over while the worker writes them; the
-// floor writes alone (its outbox entries due later, then deleted).
+// floor is timed alone (its outbox entries due later, then deleted) and beside the same hand-over of its rows.
 // Last, the hand-over to a local SMSC: the service restarted with SMS_PROVIDER=smpp and SMPP_WINDOW=10, bound to an SMSC
 // in this process, sends lots of N messages to a group through POST /v1/sms/send; messages per second of each lot at the
 // SMSC, from its first submit_sm to its last, at least 3 rounds, the median; and how long an OTP sent once a tenth of each
@@ -366,7 +366,8 @@ function importLine(imports) {
 function campaignLine(campaign) {
   return (
     `${campaign.recipients} recipients accepted in ${campaign.launch_seconds} s; materialised in ${campaign.seconds} s, ${campaign.per_second} messages/s; ` +
-    `plain INSERT ${campaign.floor_per_second} messages/s; ratio ${campaign.ratio} (medians of ${campaign.rounds} rounds)`
+    `plain INSERT ${campaign.floor_per_second} messages/s alone, ratio ${campaign.ratio}; ${campaign.beside_hand_over.floor_per_second} messages/s ` +
+    `beside their hand-over, ratio ${campaign.beside_hand_over.ratio} (medians of ${campaign.rounds} rounds)`
   );
 }
 
