@@ -6,6 +6,8 @@
 //                   [--import-rows N] (CSV import size, default 50000) [--imports-only] (the CSV import alone)
 //                   [--handover-messages N] (lot size of the SMSC hand-over, default 10000) [--handover-only] (that alone)
 //                   [--sms-send-only] (the OTP send with its baseline and the POST /sms/send scenarios alone)
+//                   [--campaign] (launch and materialisation of a campaign) [--campaign-only] (that alone)
+//                   [--campaign-recipients N] (its audience, default 50000)
 //                   [--port N] (ours on N, the baseline on N + 1; default 3401) [--mariadb-port N] (default 3326)
 //                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 2,048 MB with
 //                   --fill, whose 2,000,000 rows have indexes that 128 MB cannot hold)
@@ -29,12 +31,18 @@
 // SQL, three in five of them matching every filter that can lead GET /v1/sms/out's query (600,000 rows, 6,000 pages of
 // 100). --sms-out measures the first and the 5,000th page of GET /v1/sms/out?limit=100 alike, unfiltered and under each
 // filter (the ratio should be near 1); --metrics measures GET /v1/metrics over the whole year by month, by week, by day
-// and by day for one campaign, at 10 connections: req/s, p50 and p99.
+// and by day for one campaign, one client at a time: req/s, p50 and p99.
 // Then the webhook fan-out: N due events written to the webhook outbox with bulk SQL, each to a receiver in
 // this process; events delivered per second (signed, every attempt recorded) from the first to the last received.
 // Then the CSV import: a file of N contacts POSTed to /v1/contact/import, rows imported per second from the request
 // to the job's end, beside the same rows written by the bench itself with plain 500-row INSERTs (the floor), in
 // turn, at least 3 rounds after a first, cold import (reported apart); the ratio of the two medians.
+// --campaign writes a group of N contacts with bulk SQL and launches a campaign to it through the API: the launch timed
+// to its answer (the audience frozen and debited), then the worker from that answer to the commit of its last chunk
+// (every recipient has its message, each with its outbox entry), messages per second; in turn with the floor: the same
+// rows written by the bench itself, plain 500-row INSERTs and the campaign's position per transaction; at least 3
+// rounds, the ratio of the two medians. The log provider hands the messages over while the worker writes them; the
+// floor is timed alone (its outbox entries due later, then deleted) and beside the same hand-over of its rows.
 // Last, the hand-over to a local SMSC: the service restarted with SMS_PROVIDER=smpp and SMPP_WINDOW=10, bound to an SMSC
 // in this process, sends lots of N messages to a group through POST /v1/sms/send; messages per second of each lot at the
 // SMSC, from its first submit_sm to its last, at least 3 rounds, the median; and how long an OTP sent once a tenth of each
@@ -45,8 +53,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addressBookPaging, fillAddressBook } from './lib/address-book.mjs';
 import { fill } from './lib/fill.mjs';
-import { baseline, harvest, measure, nextRecipient, ours } from './lib/load.mjs';
+import { baseline, harvest, measure, nextRecipient, outboxDrained, ours } from './lib/load.mjs';
 import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, startNode } from './lib/processes.mjs';
+import { campaignThroughput } from './lib/campaigns.mjs';
 import { importThroughput } from './lib/imports.mjs';
 import { fillMessageYear, metricsLoad, smsOutPaging } from './lib/message-year.mjs';
 import { smscHandOver } from './lib/hand-over.mjs';
@@ -76,6 +85,9 @@ const { values: args } = parseArgs({
     'handover-messages': { type: 'string', default: '10000' },
     'handover-only': { type: 'boolean', default: false },
     'sms-send-only': { type: 'boolean', default: false },
+    campaign: { type: 'boolean', default: false },
+    'campaign-only': { type: 'boolean', default: false },
+    'campaign-recipients': { type: 'string', default: '50000' },
     port: { type: 'string', default: '3401' },
     'mariadb-port': { type: 'string', default: '3326' },
   },
@@ -86,7 +98,7 @@ const connectionCounts = (args.quick ? '50' : args.connections).split(',').map(N
 const rounds = Number(args.quick ? 1 : args.rounds);
 const databases = args.db === 'both' ? ['sqlite', 'mysql'] : [args.db];
 /** The one part of the bench asked for alone, if any. */
-const only = ['webhooks-only', 'address-book-only', 'sms-out-only', 'metrics-only', 'imports-only', 'handover-only', 'sms-send-only'].find((part) => args[part]);
+const only = ['webhooks-only', 'address-book-only', 'sms-out-only', 'metrics-only', 'imports-only', 'handover-only', 'sms-send-only', 'campaign-only'].find((part) => args[part]);
 const smsOut = args['sms-out'] || only === 'sms-out-only';
 const metrics = args.metrics || only === 'metrics-only';
 const bufferPoolMb = args['buffer-pool-mb'] ?? (args.fill ? '2048' : null);
@@ -124,6 +136,7 @@ for (const [db, result] of Object.entries(report.databases)) {
     console.log(`${db} GET /metrics for a year by ${name}: ${figures.rps} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms`);
   }
   if (result.imports) console.log(`${db} CSV import: ${importLine(result.imports)}`);
+  if (result.campaign) console.log(`${db} campaign: ${campaignLine(result.campaign)}`);
   if (result.hand_over) console.log(`${db} hand-over to a local SMSC: ${handOverLine(result.hand_over)}`);
 }
 console.log(`\nfigures written to ${file}`);
@@ -244,7 +257,7 @@ async function benchDatabase(db) {
   const run = async (target, table, name, key, requestFor, connections) => {
     const request = await requestFor(key);
     // each run starts on a quiet server: not handing over the messages of the sends before it
-    if (target === server) await outboxDrained(server.url);
+    if (target === server) await outboxDrained(server.url, METRICS_TOKEN);
     const rss = rssSampler(target.pid);
     const figures = await measure(target.url, [request], { connections, duration });
     figures.rss_mb = rss.stop();
@@ -318,6 +331,14 @@ async function benchDatabase(db) {
     console.log(`CSV import: ${importLine(result.imports)}`);
   }
 
+  if (args.campaign || only === 'campaign-only') {
+    const campaignAccount = runCli(oursEnv, 'account:create', '--name', 'Bench campaigns', '--balance', '10000000000', '--sender', 'CAMPAIGN');
+    const account = { accountId: campaignAccount.account_id, auth: `Bearer ${campaignAccount.api_key}`, sender: 'CAMPAIGN' };
+    const count = Number(args['campaign-recipients']);
+    result.campaign = await campaignThroughput(server.url, oursEnv, account, { count, rounds: Math.max(rounds, 3), metricsToken: METRICS_TOKEN });
+    console.log(`campaign: ${campaignLine(result.campaign)}`);
+  }
+
   await server.stop();
   if (!only || only === 'handover-only') {
     // the service stopped above would take the lots' messages too, handing them to the log
@@ -375,15 +396,12 @@ function importLine(imports) {
   );
 }
 
-/** Waits until the dispatcher has handed over every message accepted so far. */
-async function outboxDrained(url, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const metrics = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-    if (/^outbox_backlog 0$/m.test(metrics)) return;
-    if (Date.now() > deadline) throw new Error(`the outbox did not drain within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+function campaignLine(campaign) {
+  return (
+    `${campaign.recipients} recipients accepted in ${campaign.launch_seconds} s; materialised in ${campaign.seconds} s, ${campaign.per_second} messages/s; ` +
+    `plain INSERT ${campaign.floor_per_second} messages/s alone, ratio ${campaign.ratio}; ${campaign.beside_hand_over.floor_per_second} messages/s ` +
+    `beside their hand-over, ratio ${campaign.beside_hand_over.ratio} (medians of ${campaign.rounds} rounds)`
+  );
 }
 
 async function recreateDatabases(mysql, names) {

@@ -73,6 +73,17 @@ async function sqliteWriter(env) {
   };
 }
 
+/** A connection to the service's SQLite database, with the service's own connection settings. */
+export async function sqliteConnection(env) {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(env.DB_PATH);
+  db.pragma('busy_timeout = 10000');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('cache_size = -8192');
+  db.pragma('temp_store = MEMORY');
+  return db;
+}
+
 /** A connection to the service's MariaDB database, times in UTC as the service writes them. */
 export async function mysqlConnection(env) {
   const { createConnection } = await import('mysql2/promise');

@@ -1,7 +1,8 @@
 // CSV import throughput: a file of N contacts imported through the API, beside a plain multi-row INSERT of the same
 // rows into the contact table by the bench itself (the floor: the writes alone, without reading, checking or chunking).
 import { v7 as uuidv7 } from 'uuid';
-import { mysqlConnection } from './fill.mjs';
+import { mysqlConnection, sqliteConnection } from './fill.mjs';
+import { median } from './report.mjs';
 
 const INSERT_ROWS = 500;
 
@@ -72,12 +73,6 @@ async function insertSeconds(env, rows, accountId) {
   return seconds;
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 /** The parameters of one row, as the service writes a contact (its times in `time`'s form). */
 function values(row, accountId, time) {
   const at = time(new Date());
@@ -88,12 +83,7 @@ const INSERT = `INSERT INTO contact (id, account_id, name, email, phone, country
 const ROW = `(${Array(13).fill('?').join(', ')})`;
 
 async function sqliteWriter(env) {
-  const { default: Database } = await import('better-sqlite3');
-  const db = new Database(env.DB_PATH);
-  // the connection settings of the service's own
-  db.pragma('busy_timeout = 10000');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('cache_size = -8192');
+  const db = await sqliteConnection(env);
   const statement = db.prepare(`${INSERT} VALUES ${Array(INSERT_ROWS).fill(ROW).join(', ')}`);
   const time = (date) => date.toISOString().slice(0, 23).replace('T', ' ');
   return {

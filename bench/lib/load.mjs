@@ -18,6 +18,17 @@ export async function measure(url, requests, { connections, duration }) {
   };
 }
 
+/** Waits until the dispatcher has handed over every message accepted so far (read from GET /metrics). */
+export async function outboxDrained(url, metricsToken, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const metrics = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+    if (/^outbox_backlog 0$/m.test(metrics)) return;
+    if (Date.now() > deadline) throw new Error(`the outbox did not drain within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /**
  * Sends `amount` requests as fast as 50 connections allow and collects what `collect` keeps of each 200 body.
  * `collect` also gets the connection's context, where `setupRequest` may note what it sent (a connection

@@ -1,6 +1,6 @@
 // The table `npm run bench` prints: each route's figures, and its ratio to the baseline (medians of the rounds).
 
-const median = (values) => {
+export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;

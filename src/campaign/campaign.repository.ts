@@ -78,6 +78,7 @@ const COLUMNS = [
 ];
 const SELECT = `SELECT ${COLUMNS.join(', ')} FROM campaign`;
 const CAMPAIGNS = new LeasedTable('campaign', COLUMNS);
+const RECIPIENTS_PER_ROUND_TRIP = 4096;
 
 /**
  * Campaigns and their frozen recipients. A launched campaign is a job row
@@ -159,22 +160,29 @@ export class CampaignRepository {
     return row !== undefined;
   }
 
+  /**
+   * Sent a few thousand rows per round trip: on MySQL the rows would otherwise wait for the commit, and a launch's
+   * 50,000 recipients as one multi-statement text do not fit in the service's heap beside the audience they come from.
+   */
   async insertRecipients(sql: Sql, campaignId: string, recipients: readonly CampaignRecipient[]): Promise<void> {
-    await sql.insertManyLater(
-      'campaign_recipient',
-      recipients.map((recipient) => ({
-        campaign_id: campaignId,
-        n: recipient.n,
-        contact_id: recipient.contactId,
-        phone: recipient.phone,
-        country: recipient.country,
-        message_price_id: recipient.priceId,
-        message: recipient.message,
-        segments: recipient.segments,
-        encoding: recipient.encoding,
-        amount: recipient.amount,
-      })),
-    );
+    for (let start = 0; start < recipients.length; start += RECIPIENTS_PER_ROUND_TRIP) {
+      await sql.insertManyLater(
+        'campaign_recipient',
+        recipients.slice(start, start + RECIPIENTS_PER_ROUND_TRIP).map((recipient) => ({
+          campaign_id: campaignId,
+          n: recipient.n,
+          contact_id: recipient.contactId,
+          phone: recipient.phone,
+          country: recipient.country,
+          message_price_id: recipient.priceId,
+          message: recipient.message,
+          segments: recipient.segments,
+          encoding: recipient.encoding,
+          amount: recipient.amount,
+        })),
+      );
+      await sql.flush();
+    }
   }
 
   /** Up to `limit` recipients from the `from`-th on, in order. */
