@@ -45,6 +45,8 @@ export async function importThroughput(url, env, accounts, count, rounds) {
     floor_seconds: Number(floorSeconds.toFixed(2)),
     floor_per_second: Math.round(count / floorSeconds),
     ratio: Number((floorSeconds / seconds).toFixed(2)),
+    each_seconds: imports.map((value) => Number(value.toFixed(2))),
+    each_floor_seconds: floors.map((value) => Number(value.toFixed(2))),
   };
 }
 
