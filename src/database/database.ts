@@ -5,8 +5,12 @@ import { Sql, type Dialect } from './sql.js';
 import { SqliteUnits } from './sqlite-units.js';
 import { RunnerStatements, SqliteStatements } from './statements.js';
 
-const MYSQL_RETRYABLE_ERRNOS = new Set([1205, 1213]); // lock wait timeout, deadlock
-const MAX_ATTEMPTS = 5;
+/** Lock wait timeout; deadlock, which is also how a Galera node reports a lost certification (at COMMIT or at the next statement). */
+const MYSQL_RETRYABLE_ERRNOS = new Set([1205, 1213]);
+/** Enough for a unit that many instances on several Galera nodes race for one row (an account's balance, one code). */
+const MAX_ATTEMPTS = 10;
+/** The longest pause before an attempt, in ms: the pauses grow, randomised, to spread the racing units apart. */
+const MAX_BACKOFF_MS = 100;
 
 /**
  * Units of work. On SQLite they run one at a time on its single connection,
@@ -15,6 +19,11 @@ const MAX_ATTEMPTS = 5;
  * retried when InnoDB picks them as a deadlock victim. On shutdown the
  * connection closes only once the units in flight have finished, including
  * those of requests whose client has gone.
+ *
+ * A retried unit runs its work again from the start on a fresh transaction:
+ * nothing of the failed attempt was committed (a failed COMMIT commits
+ * nothing, on InnoDB as on Galera), and work keeps what it does outside the
+ * database (the answer, a hand-over, a wake-up) until the unit has returned.
  */
 @Injectable()
 export class Database implements BeforeApplicationShutdown {
@@ -26,6 +35,8 @@ export class Database implements BeforeApplicationShutdown {
   );
   private sqliteSql: Sql | undefined;
   private unitsInFlight = 0;
+  /** Attempts that lost a deadlock or a certification conflict and were run again (on /metrics). */
+  retriedUnits = 0;
   private whenIdle: (() => void) | undefined;
 
   constructor(private readonly dataSource: DataSource) {
@@ -90,8 +101,9 @@ export class Database implements BeforeApplicationShutdown {
         return await task();
       } catch (error) {
         if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
+        this.retriedUnits++;
         this.logger.debug(`transaction retried after lock conflict (attempt ${attempt})`);
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt)));
       }
     }
   }
