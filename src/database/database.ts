@@ -1,4 +1,4 @@
-import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Database as SqliteConnection } from 'better-sqlite3';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { Sql, type Dialect } from './sql.js';
@@ -26,7 +26,7 @@ const MAX_BACKOFF_MS = 100;
  * database (the answer, a hand-over, a wake-up) until the unit has returned.
  */
 @Injectable()
-export class Database implements BeforeApplicationShutdown {
+export class Database implements OnModuleInit, BeforeApplicationShutdown {
   readonly dialect: Dialect;
   private readonly logger = new Logger(Database.name);
   private readonly sqliteUnits = new SqliteUnits(
@@ -35,12 +35,21 @@ export class Database implements BeforeApplicationShutdown {
   );
   private sqliteSql: Sql | undefined;
   private unitsInFlight = 0;
+  /** The server is a Galera node (wsrep on): units send one statement per round trip (see RunnerStatements). */
+  private galera = false;
   /** Attempts that lost a deadlock or a certification conflict and were run again (on /metrics). */
   retriedUnits = 0;
   private whenIdle: (() => void) | undefined;
 
   constructor(private readonly dataSource: DataSource) {
     this.dialect = dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite';
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (this.dialect !== 'mysql') return;
+    // a server without Galera has no such variable, or has it off
+    const rows = (await this.dataSource.query('SELECT @@wsrep_on AS wsrep').catch(() => [])) as Array<{ wsrep: unknown }>;
+    this.galera = [1, '1', 'ON'].includes(rows[0]?.wsrep as number | string);
   }
 
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
@@ -79,7 +88,7 @@ export class Database implements BeforeApplicationShutdown {
 
   private async mysqlUnit<T>(work: (sql: Sql) => Promise<T>, transactional: boolean): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    const statements = new RunnerStatements(runner);
+    const statements = new RunnerStatements(runner, !this.galera);
     const sql = new Sql('mysql', statements, runner.manager);
     try {
       if (transactional) await sql.begin();
