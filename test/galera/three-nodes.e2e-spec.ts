@@ -149,6 +149,34 @@ describe('three instances on a three-node Galera cluster', () => {
     expect(read.map((answer) => answer.body.data?.status)).toEqual(all.map(() => 'sent'));
   }, 120_000);
 
+  it('imports three overlapping files posted through the three at once: every row once, each phone created once', async () => {
+    const account = createAccount('Galera Imports', '10');
+    const phone = (n: number) => `+2250710${String(n).padStart(6, '0')}`;
+    // rows 0-1999, 1000-2999 and 2000-3999: each phone in one or two files
+    const files = [0, 1, 2].map((file) => ['phone,name', ...Array.from({ length: 2000 }, (_, n) => `${phone(file * 1000 + n)},Contact ${file * 1000 + n}`)].join('\n'));
+    const posted = await Promise.all(
+      files.map(async (csv, instance) => {
+        const response = await checkedFetch(`${servers[instance]!.base}/v1/contact/import`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${account.api_key}`, 'Content-Type': 'text/csv' },
+          body: csv,
+        });
+        return { status: response.status, body: (await response.json()) as Json };
+      }),
+    );
+    expect(posted.map((answer) => answer.status)).toEqual([202, 202, 202]);
+
+    const jobs = async () => Promise.all(posted.map(async (answer, i) => (await call(i + 1, 'GET', `/v1/contact/import/${answer.body.data.id}`, account.api_key)).body.data));
+    await waitFor(async () => (await jobs()).every((job) => job.status === 'completed'), 90_000, 500);
+
+    const finished = await jobs();
+    expect(finished.map((job) => job.rows)).toEqual([2000, 2000, 2000]);
+    expect(finished.reduce((sum, job) => sum + job.created, 0)).toBe(4000);
+    expect(finished.reduce((sum, job) => sum + job.duplicates, 0)).toBe(2000);
+    const [stored] = await query(env, 'SELECT COUNT(*) AS contacts, COUNT(DISTINCT phone) AS phones FROM contact WHERE account_id = ?', [account.account_id]);
+    expect({ contacts: Number(stored!.contacts), phones: Number(stored!.phones) }).toEqual({ contacts: 4000, phones: 4000 });
+  }, 120_000);
+
   it('publishes the units of work retried after a lost certification on /metrics', async () => {
     const retried = await Promise.all(
       servers.map(async (server) => {
