@@ -22,8 +22,9 @@ const MAX_BACKOFF_MS = 100;
  *
  * A retried unit runs its work again from the start on a fresh transaction:
  * nothing of the failed attempt was committed (a failed COMMIT commits
- * nothing, on InnoDB as on Galera), and work keeps what it does outside the
- * database (the answer, a hand-over, a wake-up) until the unit has returned.
+ * nothing, on InnoDB as on Galera). So work counts afresh on each attempt, and
+ * leaves what it does outside the database (a hand-over, a wake-up) to its
+ * caller, once the unit has returned.
  */
 @Injectable()
 export class Database implements OnModuleInit, BeforeApplicationShutdown {
