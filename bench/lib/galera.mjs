@@ -40,7 +40,9 @@ async function retries(urls, token) {
 
 /** The load at `connections` shared out over the instances, run at once: req/s summed, p50 and p99 the worst instance's. */
 async function measureSpread(urls, requestFor, connections, duration) {
-  const parts = await Promise.all(urls.map((url, i) => measure(url, [requestFor(i)], { connections: Math.max(1, Math.round(connections / urls.length)), duration })));
+  const parts = await Promise.all(
+    urls.map((url, i) => measure(url, [requestFor(i)], { connections: Math.max(1, Math.round(connections / urls.length)), duration })),
+  );
   return {
     rps: parts.reduce((sum, part) => sum + part.rps, 0),
     p50: Math.max(...parts.map((part) => part.p50)),
@@ -108,15 +110,32 @@ export async function galeraComparison({ port, mariadbPort, secret, metricsToken
     DATA_DIR: `/tmp/bench-galera-${process.pid}`,
   };
   const options = { connections, duration, warmup, rounds };
-  const start = (env, at) => startNode(`service ${at}`, ['--max-old-space-size=128', '--max-semi-space-size=16', 'dist/main.js'], { env: { ...env, PORT: String(at) }, port: at, healthPath: '/health/live' });
+  const start = (env, at) =>
+    startNode(`service ${at}`, ['--max-old-space-size=128', '--max-semi-space-size=16', 'dist/main.js'], {
+      env: { ...env, PORT: String(at) },
+      port: at,
+      healthPath: '/health/live',
+    });
   const result = { connections, single: null, galera: null };
 
   const single = { MARIADB_PORT: String(mariadbPort), MARIADB_DATADIR: `/tmp/bench-mariadb-${mariadbPort}`, MARIADB_FAST: '1' };
   mariadb('start', single);
   try {
     const settings = exportsOf(mariadb('env', single));
-    await recreateDatabase({ host: settings.DB_HOST, port: settings.DB_PORT, user: settings.DB_USER, password: settings.DB_PASSWORD }, 'app_bench_single');
-    const env = { ...common, DB_TYPE: 'mysql', DB_HOST: settings.DB_HOST, DB_PORT: settings.DB_PORT, DB_USER: settings.DB_USER, DB_PASSWORD: settings.DB_PASSWORD, DB_NAME: 'app_bench_single', DB_HOSTS: '' };
+    await recreateDatabase(
+      { host: settings.DB_HOST, port: settings.DB_PORT, user: settings.DB_USER, password: settings.DB_PASSWORD },
+      'app_bench_single',
+    );
+    const env = {
+      ...common,
+      DB_TYPE: 'mysql',
+      DB_HOST: settings.DB_HOST,
+      DB_PORT: settings.DB_PORT,
+      DB_USER: settings.DB_USER,
+      DB_PASSWORD: settings.DB_PASSWORD,
+      DB_NAME: 'app_bench_single',
+      DB_HOSTS: '',
+    };
     const account = runCli(env, 'account:create', '--name', 'Bench single', '--balance', '10000000000', '--sender', 'BENCH');
     const server = await start(env, port);
     result.single = await benchSetup('single', [server.url], [`Bearer ${account.api_key}`], metricsToken, options);
@@ -130,15 +149,37 @@ export async function galeraComparison({ port, mariadbPort, secret, metricsToken
   try {
     const settings = exportsOf(galera('env').stdout);
     const hosts = settings.DB_HOSTS.split(',');
-    await recreateDatabase({ host: settings.DB_HOST, port: settings.DB_PORT, user: settings.DB_USER, password: settings.DB_PASSWORD }, 'app_bench_galera');
-    const env = { ...common, DB_TYPE: 'mysql', DB_USER: settings.DB_USER, DB_PASSWORD: settings.DB_PASSWORD, DB_NAME: 'app_bench_galera', DB_HOSTS: settings.DB_HOSTS };
-    const auths = hosts.map((_, i) => `Bearer ${runCli(env, 'account:create', '--name', `Bench Galera ${i}`, '--balance', '10000000000', '--sender', 'BENCH').api_key}`);
+    await recreateDatabase(
+      { host: settings.DB_HOST, port: settings.DB_PORT, user: settings.DB_USER, password: settings.DB_PASSWORD },
+      'app_bench_galera',
+    );
+    const env = {
+      ...common,
+      DB_TYPE: 'mysql',
+      DB_USER: settings.DB_USER,
+      DB_PASSWORD: settings.DB_PASSWORD,
+      DB_NAME: 'app_bench_galera',
+      DB_HOSTS: settings.DB_HOSTS,
+    };
+    const auths = hosts.map(
+      (_, i) => `Bearer ${runCli(env, 'account:create', '--name', `Bench Galera ${i}`, '--balance', '10000000000', '--sender', 'BENCH').api_key}`,
+    );
     const servers = [];
     // instance i prefers node i
-    for (let i = 0; i < hosts.length; i++) servers.push(await start({ ...env, DB_HOSTS: [...hosts.slice(i), ...hosts.slice(0, i)].join(',') }, port + 1 + i));
-    result.galera = await benchSetup('galera', servers.map((server) => server.url), auths, metricsToken, options);
+    for (let i = 0; i < hosts.length; i++)
+      servers.push(await start({ ...env, DB_HOSTS: [...hosts.slice(i), ...hosts.slice(0, i)].join(',') }, port + 1 + i));
+    result.galera = await benchSetup(
+      'galera',
+      servers.map((server) => server.url),
+      auths,
+      metricsToken,
+      options,
+    );
     for (const server of servers) await server.stop();
-    await recreateDatabase({ host: settings.DB_HOST, port: settings.DB_PORT, user: settings.DB_USER, password: settings.DB_PASSWORD }, 'app_bench_galera');
+    await recreateDatabase(
+      { host: settings.DB_HOST, port: settings.DB_PORT, user: settings.DB_USER, password: settings.DB_PASSWORD },
+      'app_bench_galera',
+    );
   } finally {
     if (!wasRunning) galera('stop');
   }
@@ -147,7 +188,15 @@ export async function galeraComparison({ port, mariadbPort, secret, metricsToken
     SCENARIOS.map((scenario) => {
       const singleRps = median(result.single[scenario].map((run) => run.rps));
       const galeraRps = median(result.galera[scenario].map((run) => run.rps));
-      return [scenario, { single_rps: singleRps, galera_rps: galeraRps, ratio: Math.round((galeraRps / singleRps) * 100) / 100, retried_per_1000: median(result.galera[scenario].map((run) => run.retried_per_1000)) }];
+      return [
+        scenario,
+        {
+          single_rps: singleRps,
+          galera_rps: galeraRps,
+          ratio: Math.round((galeraRps / singleRps) * 100) / 100,
+          retried_per_1000: median(result.galera[scenario].map((run) => run.retried_per_1000)),
+        },
+      ];
     }),
   );
   return result;

@@ -98,7 +98,9 @@ describe('three instances on a three-node Galera cluster', () => {
       expect((await call(instance, 'GET', '/v1/account', account.api_key)).body.data.balance).toBe(0);
     }
     expect(runCli(env, 'account:audit', '--account', account.account_id).json).toEqual({ balance: 0, ledger_sum: 0, consistent: true });
-    const [lowest] = await query(env, 'SELECT MIN(balance_after) AS lowest, COUNT(*) AS entries FROM ledger_entry WHERE account_id = ?', [account.account_id]);
+    const [lowest] = await query(env, 'SELECT MIN(balance_after) AS lowest, COUNT(*) AS entries FROM ledger_entry WHERE account_id = ?', [
+      account.account_id,
+    ]);
     expect({ lowest: Number(lowest!.lowest), entries: Number(lowest!.entries) }).toEqual({ lowest: 0, entries: 21 });
   }, 90_000);
 
@@ -134,7 +136,10 @@ describe('three instances on a three-node Galera cluster', () => {
     const lots = answers.slice(60).map((answer) => answer.body.data.lot as string);
     const ids = answers.slice(0, 60).map((answer) => answer.body.data.uniq_id as string);
     const scheduledIds = (
-      await query(env, `SELECT uniq_id FROM message_out WHERE account_id = ? AND lot IN (${lots.map(() => '?').join(', ')})`, [account.account_id, ...lots])
+      await query(env, `SELECT uniq_id FROM message_out WHERE account_id = ? AND lot IN (${lots.map(() => '?').join(', ')})`, [
+        account.account_id,
+        ...lots,
+      ])
     ).map((row) => String(row.uniq_id));
     expect(scheduledIds).toHaveLength(30);
     const all = [...ids, ...scheduledIds];
@@ -153,7 +158,9 @@ describe('three instances on a three-node Galera cluster', () => {
     const account = createAccount('Galera Imports', '10');
     const phone = (n: number) => `+2250710${String(n).padStart(6, '0')}`;
     // rows 0-1999, 1000-2999 and 2000-3999: each phone in one or two files
-    const files = [0, 1, 2].map((file) => ['phone,name', ...Array.from({ length: 2000 }, (_, n) => `${phone(file * 1000 + n)},Contact ${file * 1000 + n}`)].join('\n'));
+    const files = [0, 1, 2].map((file) =>
+      ['phone,name', ...Array.from({ length: 2000 }, (_, n) => `${phone(file * 1000 + n)},Contact ${file * 1000 + n}`)].join('\n'),
+    );
     const posted = await Promise.all(
       files.map(async (csv, instance) => {
         const response = await checkedFetch(`${servers[instance]!.base}/v1/contact/import`, {
@@ -166,14 +173,19 @@ describe('three instances on a three-node Galera cluster', () => {
     );
     expect(posted.map((answer) => answer.status)).toEqual([202, 202, 202]);
 
-    const jobs = async () => Promise.all(posted.map(async (answer, i) => (await call(i + 1, 'GET', `/v1/contact/import/${answer.body.data.id}`, account.api_key)).body.data));
+    const jobs = async () =>
+      Promise.all(
+        posted.map(async (answer, i) => (await call(i + 1, 'GET', `/v1/contact/import/${answer.body.data.id}`, account.api_key)).body.data),
+      );
     await waitFor(async () => (await jobs()).every((job) => job.status === 'completed'), 90_000, 500);
 
     const finished = await jobs();
     expect(finished.map((job) => job.rows)).toEqual([2000, 2000, 2000]);
     expect(finished.reduce((sum, job) => sum + job.created, 0)).toBe(4000);
     expect(finished.reduce((sum, job) => sum + job.duplicates, 0)).toBe(2000);
-    const [stored] = await query(env, 'SELECT COUNT(*) AS contacts, COUNT(DISTINCT phone) AS phones FROM contact WHERE account_id = ?', [account.account_id]);
+    const [stored] = await query(env, 'SELECT COUNT(*) AS contacts, COUNT(DISTINCT phone) AS phones FROM contact WHERE account_id = ?', [
+      account.account_id,
+    ]);
     expect({ contacts: Number(stored!.contacts), phones: Number(stored!.phones) }).toEqual({ contacts: 4000, phones: 4000 });
   }, 120_000);
 
