@@ -27,6 +27,18 @@ export default {
     { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/*.e2e-spec.ts'] },
     // several instances on one MariaDB, and MariaDB outages: run by test:e2e:mysql only
     { ...common, displayName: 'e2e-mysql', rootDir: '.', testMatch: ['<rootDir>/test/mysql/*.e2e-spec.ts'] },
+    // three instances on a three-node Galera cluster, and the two-instance specs of what test/galera does not cover
+    // (campaigns, webhooks, the address book) with their instances on different nodes: run by test:e2e:galera only,
+    // with the cluster's environment (galera-local.sh env)
+    {
+      ...common,
+      displayName: 'e2e-galera',
+      rootDir: '.',
+      testMatch: [
+        '<rootDir>/test/galera/*.e2e-spec.ts',
+        '<rootDir>/test/mysql/{campaign,webhook,address-book}-two-instances.e2e-spec.ts',
+      ],
+    },
     // Swagger UI in headless Chromium: run by test:browser
     { ...common, displayName: 'browser', rootDir: '.', testMatch: ['<rootDir>/test/browser/*.e2e-spec.ts'] },
   ],

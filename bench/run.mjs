@@ -1,4 +1,4 @@
-// npm run bench -- [--db sqlite|mysql|both] [--duration 8] [--warmup 3] [--connections 1,10,50] [--rounds 2] [--fill] [--quick]
+// npm run bench -- [--db sqlite|mysql|both|galera] [--duration 8] [--warmup 3] [--connections 1,10,50] [--rounds 2] [--fill] [--quick]
 //                   [--webhook-events N] (webhook fan-out size, default 20000) [--webhooks-only] (the fan-out alone)
 //                   [--address-book] (list paging on 1,000,000 contacts) [--address-book-only] (that alone)
 //                   [--sms-out] (GET /v1/sms/out paging on 1,000,000 messages) [--sms-out-only] (that alone)
@@ -11,6 +11,9 @@
 //                   [--port N] (ours on N, the baseline on N + 1; default 3401) [--mariadb-port N] (default 3326)
 //                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 2,048 MB with
 //                   --fill, whose 2,000,000 rows have indexes that 128 MB cannot hold)
+//
+// --db galera: send and verify through three instances, one per node of a three-node Galera cluster, against one
+// instance on a single MariaDB, at the last of --connections (see lib/galera.mjs); nothing else.
 //
 // Builds the service, runs it in production mode (log level warn) on SQLite and then on MariaDB, and
 // measures each route with autocannon at each connection count, interleaved with the hand-written
@@ -57,6 +60,7 @@ import { baseline, harvest, measure, nextRecipient, outboxDrained, ours } from '
 import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, startNode } from './lib/processes.mjs';
 import { campaignThroughput } from './lib/campaigns.mjs';
 import { importThroughput } from './lib/imports.mjs';
+import { galeraComparison, galeraLines } from './lib/galera.mjs';
 import { fillMessageYear, metricsLoad, smsOutPaging } from './lib/message-year.mjs';
 import { smscHandOver } from './lib/hand-over.mjs';
 import { printTable, SMS_SEND } from './lib/report.mjs';
@@ -96,7 +100,7 @@ const duration = Number(args.quick ? 4 : args.duration);
 const warmup = Number(args.quick ? 1 : args.warmup);
 const connectionCounts = (args.quick ? '50' : args.connections).split(',').map(Number);
 const rounds = Number(args.quick ? 1 : args.rounds);
-const databases = args.db === 'both' ? ['sqlite', 'mysql'] : [args.db];
+const databases = args.db === 'both' ? ['sqlite', 'mysql'] : args.db === 'galera' ? [] : [args.db];
 /** The one part of the bench asked for alone, if any. */
 const only = ['webhooks-only', 'address-book-only', 'sms-out-only', 'metrics-only', 'imports-only', 'handover-only', 'sms-send-only', 'campaign-only'].find((part) => args[part]);
 const smsOut = args['sms-out'] || only === 'sms-out-only';
@@ -122,6 +126,20 @@ for (const db of databases) {
   report.databases[db] = await benchDatabase(db);
 }
 
+if (args.db === 'galera') {
+  console.log('\n=== galera ===');
+  report.galera = await galeraComparison({
+    port: OURS_PORT,
+    mariadbPort: Number(args['mariadb-port']),
+    secret: SECRET,
+    metricsToken: METRICS_TOKEN,
+    connections: connectionCounts.at(-1),
+    duration,
+    warmup,
+    rounds,
+  });
+}
+
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
 const file = join(ROOT, 'bench', 'results', `${report.started.replace(/[:.]/g, '-')}.json`);
 writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
@@ -139,6 +157,7 @@ for (const [db, result] of Object.entries(report.databases)) {
   if (result.campaign) console.log(`${db} campaign: ${campaignLine(result.campaign)}`);
   if (result.hand_over) console.log(`${db} hand-over to a local SMSC: ${handOverLine(result.hand_over)}`);
 }
+if (report.galera) for (const line of galeraLines(report.galera)) console.log(`galera ${line}`);
 console.log(`\nfigures written to ${file}`);
 
 async function benchDatabase(db) {

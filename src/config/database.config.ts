@@ -1,4 +1,5 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
+import type { DatabaseHost } from '../database/mysql-driver.js';
 import { parseEnvironment } from './environment.js';
 
 export const databaseConfig = registerAs('database', () => {
@@ -6,8 +7,8 @@ export const databaseConfig = registerAs('database', () => {
   return {
     type: env.DB_TYPE,
     path: env.DB_PATH,
-    host: env.DB_HOST,
-    port: env.DB_PORT,
+    /** DB_HOSTS when set, else DB_HOST:DB_PORT: the servers connections fail over between, in order. */
+    hosts: env.DB_HOSTS ? parseHosts(env.DB_HOSTS) : [{ host: env.DB_HOST, port: env.DB_PORT }],
     user: env.DB_USER ?? null,
     password: env.DB_PASSWORD ?? null,
     name: env.DB_NAME,
@@ -16,3 +17,11 @@ export const databaseConfig = registerAs('database', () => {
 });
 
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
+
+/** `host:port,host:port` (checked by the environment's validation). */
+function parseHosts(list: string): DatabaseHost[] {
+  return list.split(',').map((entry) => {
+    const at = entry.lastIndexOf(':');
+    return { host: entry.slice(0, at), port: Number(entry.slice(at + 1)) };
+  });
+}

@@ -65,6 +65,13 @@ describe('parseEnvironment', () => {
     expect(failureOf({ DB_PORT: '70000' }).message).toContain('DB_PORT="70000"');
   });
 
+  it('reads a list of database hosts, and refuses one that is not host:port,…', () => {
+    expect(parseEnvironment({ DB_HOSTS: 'db1:3306,10.0.0.2:3307' })).toMatchObject({ DB_HOSTS: 'db1:3306,10.0.0.2:3307' });
+    for (const bad of ['db1', 'db1:3306,', 'db1:70000', 'db1:3306, db2:3306', 'db1:0']) {
+      expect(failureOf({ DB_HOSTS: bad }).message).toContain('DB_HOSTS must be a list of host:port separated by commas');
+    }
+  });
+
   it('refuses malformed URLs', () => {
     expect(failureOf({ SMPP_URL: 'http://smsc' }).message).toContain(
       'SMPP_URL="http://smsc": SMPP_URL must look like smpp://system_id:password@host:port',

@@ -11,6 +11,10 @@ import {
   validateSync,
 } from 'class-validator';
 
+/** `host:port` with a port from 1 to 65535, and a list of them separated by commas. */
+const HOST_PORT = '[^\\s,:]+:(?:6553[0-5]|655[0-2]\\d|65[0-4]\\d\\d|6[0-4]\\d{3}|[1-5]\\d{4}|[1-9]\\d{0,3})';
+const HOST_LIST = new RegExp(`^${HOST_PORT}(?:,${HOST_PORT})*$`);
+
 /** Every setting the service reads, with its default (see `.env.example`). */
 export class EnvironmentVariables {
   @IsIn(['development', 'production', 'test'])
@@ -37,6 +41,13 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(65535)
   DB_PORT = 3306;
+
+  /** Several servers (a Galera cluster's nodes), tried in order; replaces DB_HOST and DB_PORT. */
+  @IsOptional()
+  @Matches(HOST_LIST, {
+    message: 'DB_HOSTS must be a list of host:port separated by commas',
+  })
+  DB_HOSTS?: string = undefined;
 
   @IsOptional()
   @IsString()

@@ -28,18 +28,20 @@ export class ContactBulkService {
   }
 
   private async upsert(principal: Principal, dto: BulkContactsDto, idempotency?: IdempotencyScope): Promise<BulkResultDto> {
-    const result: BulkResultDto = { created: 0, updated: 0, skipped: 0, errors: [] };
+    const refused: BulkResultDto['errors'] = [];
     const valid: Array<{ index: number; input: ContactInput }> = [];
     dto.contacts.forEach((item, index) => {
-      if (!isPlainObject(item)) return result.errors.push({ index, errors: ['contact: doit être un objet JSON'] });
+      if (!isPlainObject(item)) return refused.push({ index, errors: ['contact: doit être un objet JSON'] });
       const contact = readContactInput({ default_country: dto.default_country, ...item });
-      if ('errors' in contact) return result.errors.push({ index, errors: contact.errors });
+      if ('errors' in contact) return refused.push({ index, errors: contact.errors });
       valid.push({ index, input: contact.input });
     });
     const groupIds = [...new Set(dto.group_ids ?? [])];
     const at = this.clock.now();
 
     return this.database.transaction(async (sql) => {
+      // counted afresh by each attempt: a unit that lost a conflict runs again
+      const result: BulkResultDto = { created: 0, updated: 0, skipped: 0, errors: [...refused] };
       await this.contacts.requireGroups(sql, principal.accountId, groupIds);
       const outcomes = await this.writer.upsert(
         sql,

@@ -1,12 +1,16 @@
-import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Database as SqliteConnection } from 'better-sqlite3';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { Sql, type Dialect } from './sql.js';
 import { SqliteUnits } from './sqlite-units.js';
 import { RunnerStatements, SqliteStatements } from './statements.js';
 
-const MYSQL_RETRYABLE_ERRNOS = new Set([1205, 1213]); // lock wait timeout, deadlock
-const MAX_ATTEMPTS = 5;
+/** Lock wait timeout; deadlock, which is also how a Galera node reports a lost certification (at COMMIT or at the next statement). */
+const MYSQL_RETRYABLE_ERRNOS = new Set([1205, 1213]);
+/** Enough for a unit that many instances on several Galera nodes race for one row (an account's balance, one code). */
+const MAX_ATTEMPTS = 10;
+/** The longest pause before an attempt, in ms: the pauses grow, randomised, to spread the racing units apart. */
+const MAX_BACKOFF_MS = 100;
 
 /**
  * Units of work. On SQLite they run one at a time on its single connection,
@@ -15,9 +19,15 @@ const MAX_ATTEMPTS = 5;
  * retried when InnoDB picks them as a deadlock victim. On shutdown the
  * connection closes only once the units in flight have finished, including
  * those of requests whose client has gone.
+ *
+ * A retried unit runs its work again from the start on a fresh transaction:
+ * nothing of the failed attempt was committed (a failed COMMIT commits
+ * nothing, on InnoDB as on Galera). So work counts afresh on each attempt, and
+ * leaves what it does outside the database (a hand-over, a wake-up) to its
+ * caller, once the unit has returned.
  */
 @Injectable()
-export class Database implements BeforeApplicationShutdown {
+export class Database implements OnModuleInit, BeforeApplicationShutdown {
   readonly dialect: Dialect;
   private readonly logger = new Logger(Database.name);
   private readonly sqliteUnits = new SqliteUnits(
@@ -26,10 +36,21 @@ export class Database implements BeforeApplicationShutdown {
   );
   private sqliteSql: Sql | undefined;
   private unitsInFlight = 0;
+  /** The server is a Galera node (wsrep on): units send one statement per round trip (see RunnerStatements). */
+  private galera = false;
+  /** Attempts that lost a deadlock or a certification conflict and were run again (on /metrics). */
+  retriedUnits = 0;
   private whenIdle: (() => void) | undefined;
 
   constructor(private readonly dataSource: DataSource) {
     this.dialect = dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite';
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (this.dialect !== 'mysql') return;
+    // a server without Galera has no such variable, or has it off
+    const rows = (await this.dataSource.query('SELECT @@wsrep_on AS wsrep').catch(() => [])) as Array<{ wsrep: unknown }>;
+    this.galera = [1, '1', 'ON'].includes(rows[0]?.wsrep as number | string);
   }
 
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
@@ -68,7 +89,7 @@ export class Database implements BeforeApplicationShutdown {
 
   private async mysqlUnit<T>(work: (sql: Sql) => Promise<T>, transactional: boolean): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    const statements = new RunnerStatements(runner);
+    const statements = new RunnerStatements(runner, !this.galera);
     const sql = new Sql('mysql', statements, runner.manager);
     try {
       if (transactional) await sql.begin();
@@ -90,8 +111,9 @@ export class Database implements BeforeApplicationShutdown {
         return await task();
       } catch (error) {
         if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
+        this.retriedUnits++;
         this.logger.debug(`transaction retried after lock conflict (attempt ${attempt})`);
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt)));
       }
     }
   }

@@ -92,17 +92,18 @@ export class Sql {
   }
 
   /**
-   * MySQL: opens the transaction with the first statement, in its round trip.
-   * SQLite's units of work open their own, so nothing is done there.
+   * MySQL: opens the transaction with the first statement, in its round trip
+   * (where statements batch). SQLite's units of work open their own, so
+   * nothing is done there.
    */
   async begin(): Promise<void> {
-    if (this.statements.batches) await this.later(START_TRANSACTION);
+    if (this.dialect === 'mysql') await this.later(START_TRANSACTION);
   }
 
-  /** MySQL: sends the writes still waiting and the commit, in one round trip; nothing when nothing was done. */
+  /** MySQL: sends the writes still waiting and the commit, in one round trip (where statements batch); nothing when nothing was done. */
   async commit(): Promise<void> {
     if (this.waiting.length === 1 && this.waiting[0]!.query === START_TRANSACTION) this.waiting = [];
-    else if (this.statements.batches) await this.later('COMMIT');
+    else if (this.dialect === 'mysql') await this.later('COMMIT');
     await this.flush();
   }
 

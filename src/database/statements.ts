@@ -80,18 +80,32 @@ export class SqliteStatements implements Statements {
  * `multipleStatements`): the writes waiting in `before` go in the same round
  * trip as the statement, as one multi-statement query. Every value is bound
  * with a placeholder, never spliced into the text.
+ *
+ * Not on a Galera node (`batches` false there): a transaction that loses a
+ * conflict to a replicated write is aborted by the replication, and when
+ * that happens between two statements of one multi-statement query, the
+ * server runs the rest of the query outside any transaction (each statement
+ * committed on its own, a COMMIT among them answering OK). One statement per
+ * round trip, the abort is reported (error 1213) by the next one.
  */
 export class RunnerStatements implements Statements {
-  readonly batches = true;
   private connection: Promise<CallbackConnection> | undefined;
 
-  constructor(private readonly runner: QueryRunner) {}
+  constructor(
+    private readonly runner: QueryRunner,
+    readonly batches = true,
+  ) {}
 
   async all(query: string, params: unknown[], before: Statement[]): Promise<unknown[]> {
     return (await this.send(query, params, before)) as unknown[];
   }
 
   async allEach(statements: Statement[], before: Statement[]): Promise<unknown[][]> {
+    if (!this.batches) {
+      const rows: unknown[][] = [];
+      for (const { query, params } of statements) rows.push((await this.results([{ query, params }]))[0] as unknown[]);
+      return rows;
+    }
     return (await this.results([...before, ...statements])).slice(before.length) as unknown[][];
   }
 

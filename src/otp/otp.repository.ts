@@ -41,7 +41,10 @@ export interface Window {
 /**
  * OTPs and their per-recipient state. Every send and verification of one
  * (account, recipient) first locks that pair's `otp_recipient` row, which
- * serialises them; the row names the latest OTP, by insertion order.
+ * serialises them; the row names the latest OTP, by insertion order. Every
+ * one that writes anything also writes that row (or the OTP's), so that on a
+ * Galera cluster, where row locks do not span nodes, two of them on different
+ * nodes conflict at certification and one is retried.
  */
 @Injectable()
 export class OtpRepository {
@@ -122,7 +125,12 @@ export class OtpRepository {
     await sql.later("UPDATE otp SET status = 'verified', verified_at = ? WHERE uniq_id = ? AND status = 'pending'", [at, uniqId]);
   }
 
+  /**
+   * Also counts the failure on the pair's row: the row lock serialises the
+   * verifications of one node only, and a written row is what Galera certifies.
+   */
   async recordFailure(sql: Sql, accountId: string, recipient: string, at: Date): Promise<void> {
+    await sql.later('UPDATE otp_recipient SET failures = failures + 1 WHERE account_id = ? AND recipient = ?', [accountId, recipient]);
     await sql.insertLater('verification_failure', { account_id: accountId, recipient, created_at: at });
   }
 

@@ -23,7 +23,7 @@ class SlowCounters {
 }
 
 const database = {
-  run: (work: (sql: Sql) => Promise<unknown>) => work({} as Sql),
+  transaction: (work: (sql: Sql) => Promise<unknown>) => work({} as Sql),
 } as unknown as Database;
 
 const instance = (table: SlowCounters) => new RateLimitCounter(database, table as unknown as RateLimitRepository);

@@ -51,8 +51,7 @@ describe('JobRunner on MariaDB', () => {
         ...dataSourceOptions({
           type: 'mysql',
           path: '',
-          host: process.env.DB_HOST ?? '127.0.0.1',
-          port: Number(process.env.DB_PORT ?? 3306),
+          hosts: [{ host: process.env.DB_HOST ?? '127.0.0.1', port: Number(process.env.DB_PORT ?? 3306) }],
           user: process.env.DB_USER ?? null,
           password: process.env.DB_PASSWORD ?? null,
           name: database.env.DB_NAME!,

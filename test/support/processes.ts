@@ -90,14 +90,25 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   };
 }
 
-/** Servers on free ports sharing `env` (one database); each has started, or this throws with its error output. */
+/**
+ * Servers on free ports sharing `env` (one database); each has started, or this throws with its error output.
+ * With DB_HOSTS in the environment (a Galera cluster's nodes), instance i prefers node i: its list starts there.
+ */
 export async function startInstances(env: Record<string, string>, count: number): Promise<Array<ServerProcess & { base: string }>> {
   const instances: Array<ServerProcess & { base: string }> = [];
   for (let i = 0; i < count; i++) {
     const port = await freePort();
-    const server = await startServer({ ...env, PORT: String(port) });
+    const server = await startServer({ ...env, ...nodeFirst(env.DB_HOSTS ?? process.env.DB_HOSTS, i), PORT: String(port) });
     instances.push({ ...server, base: `http://127.0.0.1:${port}` });
     if (!server.stdout().includes('Serving on')) throw new Error(`instance ${i} did not start: ${server.stderr()}`);
   }
   return instances;
+}
+
+/** DB_HOSTS rotated to start at its `n`-th host (modulo its length); nothing without a list. */
+export function nodeFirst(hosts: string | undefined, n: number): Record<string, string> {
+  const list = hosts?.split(',') ?? [];
+  if (list.length < 2) return {};
+  const first = n % list.length;
+  return { DB_HOSTS: [...list.slice(first), ...list.slice(0, first)].join(',') };
 }

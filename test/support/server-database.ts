@@ -12,6 +12,8 @@ export async function queryServerDatabase(env: Record<string, string>, sql: stri
       database: env.DB_NAME,
     });
     try {
+      // on a Galera node: read what every node committed before (the server does the same); elsewhere ignored
+      await connection.query('SET SESSION wsrep_sync_wait = 1').catch(() => undefined);
       const [rows] = await connection.query(sql, params);
       return rows as Record<string, unknown>[];
     } finally {

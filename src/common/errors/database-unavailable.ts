@@ -15,6 +15,10 @@ const UNAVAILABLE_CODES = new Set([
   'ER_SERVER_SHUTDOWN',
   'ER_CONNECTION_KILLED',
   'ER_LOCK_WAIT_TIMEOUT',
+  // a deadlock or lost Galera certification still there after the unit's retries: a moment of contention
+  'ER_LOCK_DEADLOCK',
+  // 1047: a Galera node outside the cluster's primary component (or not yet synced) refuses statements
+  'ER_UNKNOWN_COM_ERROR',
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
   'SQLITE_CANTOPEN',
