@@ -1,4 +1,5 @@
 import { createConnection, type RowDataPacket } from 'mysql2/promise';
+import { callInstance, createAccount as newAccount, type InstanceAnswer as Answer, type Json } from '../support/instance-calls.js';
 import { checkedFetch } from '../support/openapi-answers.js';
 import { productionEnv, runCli, startInstances, type ServerProcess } from '../support/processes.js';
 import { queryServerDatabase as query } from '../support/server-database.js';
@@ -12,12 +13,6 @@ const MESSAGE = 'Votre code ##OTP##';
 const RATE_LIMIT = 200;
 const INSTANCES = 3;
 
-type Json = Record<string, any>;
-interface Answer {
-  status: number;
-  body: Json;
-  headers: Headers;
-}
 interface Account {
   account_id: string;
   api_key: string;
@@ -37,24 +32,13 @@ describe('three instances on a three-node Galera cluster', () => {
   let env: Record<string, string>;
   const servers: Array<ServerProcess & { base: string }> = [];
 
-  const call = async (instance: number, method: string, path: string, key: string, body?: object): Promise<Answer> => {
-    const response = await checkedFetch(`${servers[instance % INSTANCES]!.base}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
-  };
+  const call = (instance: number, method: string, path: string, key: string, body?: object) =>
+    callInstance(servers.map((server) => server.base), instance, { method, path, key, body });
   const send = (instance: number, account: Account, to: string) =>
     call(instance, 'POST', '/v1/otp/send', account.api_key, { channel: 'SMS', to, message: MESSAGE });
   const verify = (instance: number, account: Account, to: string, code: string) =>
     call(instance, 'POST', '/v1/otp/verify', account.api_key, { to, code });
-  const createAccount = (name: string, balance: string): Account => {
-    const result = runCli(env, 'account:create', '--name', name, '--balance', balance);
-    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
-    return result.json as unknown as Account;
-  };
+  const createAccount = (name: string, balance: string): Account => newAccount(env, name, balance);
   const handOvers = (id: string) => servers.map((server) => server.stdout().split(`"messageId":"${id}"`).length - 1).reduce((a, b) => a + b, 0);
 
   beforeAll(async () => {

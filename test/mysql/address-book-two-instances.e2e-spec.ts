@@ -1,4 +1,4 @@
-import { checkedFetch } from '../support/openapi-answers.js';
+import { callInstance } from '../support/instance-calls.js';
 import { productionEnv, runCli, startInstances, type ServerProcess } from '../support/processes.js';
 import { queryServerDatabase as query } from '../support/server-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -14,15 +14,7 @@ describe('the address book written by two instances on one MariaDB', () => {
   const bases: string[] = [];
   let account: { account_id: string; api_key: string };
 
-  const call = async (instance: number, method: string, path: string, body?: object) => {
-    const response = await checkedFetch(`${bases[instance % 2]}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${account.api_key}`, 'Content-Type': 'application/json' },
-      body: body && JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown> } };
-  };
+  const call = (instance: number, method: string, path: string, body?: object) => callInstance(bases, instance, { method, path, key: account.api_key, body });
   const contactsWith = async (phone: string) =>
     (await query(env, 'SELECT id FROM contact WHERE account_id = ? AND phone = ?', [account.account_id, phone])).length;
 

@@ -1,4 +1,4 @@
-import { checkedFetch } from '../support/openapi-answers.js';
+import { callInstance } from '../support/instance-calls.js';
 import { productionEnv, runCli, startInstances, type ServerProcess } from '../support/processes.js';
 import { queryServerDatabase as query } from '../support/server-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -16,15 +16,8 @@ describe('campaigns on two instances sharing one MariaDB', () => {
   const bases: string[] = [];
   let account: { account_id: string; api_key: string };
 
-  const call = async (instance: number, method: string, path: string, body?: object) => {
-    const response = await checkedFetch(`${bases[instance % 2]}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${account.api_key}`, 'Content-Type': 'application/json' },
-      body: body && JSON.stringify(body),
-      signal: AbortSignal.timeout(60_000),
-    });
-    return { status: response.status, body: (await response.json()) as { data: Record<string, unknown>; errors?: string[] } };
-  };
+  const call = (instance: number, method: string, path: string, body?: object) =>
+    callInstance(bases, instance, { method, path, key: account.api_key, body, timeoutMs: 60_000 });
   const groupOf = async (from: number, count: number) => {
     const id = (await call(0, 'POST', '/v1/group', { name: `Groupe ${from}` })).body.data.id as string;
     for (let start = 0; start < count; start += 1000) {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FakeSmsc } from '../support/fake-smsc.js';
-import { checkedFetch } from '../support/openapi-answers.js';
+import { callInstance } from '../support/instance-calls.js';
 import { productionEnv, runCli, startInstances, type ServerProcess } from '../support/processes.js';
 import { queryServerDatabase as query } from '../support/server-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -25,15 +25,7 @@ describe('scheduled SMS on two instances sharing one MariaDB', () => {
   let account: { account_id: string; api_key: string };
   let sendAt: Date;
 
-  const post = async (instance: number, path: string, body?: object) => {
-    const response = await checkedFetch(`${bases[instance % 2]}${path}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${account.api_key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, any> };
-  };
+  const post = (instance: number, path: string, body?: object) => callInstance(bases, instance, { method: 'POST', path, key: account.api_key, body });
   const messagesOf = async (lot: string) =>
     (await query(env, 'SELECT recipient, status FROM message_out WHERE account_id = ? AND lot = ?', [account.account_id, lot])) as Array<{
       recipient: string;

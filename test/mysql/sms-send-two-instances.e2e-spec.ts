@@ -1,5 +1,5 @@
 import { FakeSmsc } from '../support/fake-smsc.js';
-import { checkedFetch } from '../support/openapi-answers.js';
+import { callInstance, createAccount as newAccount } from '../support/instance-calls.js';
 import { productionEnv, runCli, startInstances, type ServerProcess } from '../support/processes.js';
 import { queryServerDatabase as query } from '../support/server-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -12,7 +12,6 @@ const PER_SEND = RECIPIENTS * 2.5;
 const COVERED = 7;
 const BALANCE = COVERED * PER_SEND + 60;
 
-type Json = Record<string, any>;
 interface Account {
   account_id: string;
   api_key: string;
@@ -29,20 +28,9 @@ describe('POST /v1/sms/send on two instances sharing one MariaDB', () => {
   const servers: ServerProcess[] = [];
   const bases: string[] = [];
 
-  const send = async (instance: number, account: Account, body: object, headers: Record<string, string> = {}) => {
-    const response = await checkedFetch(`${bases[instance % 2]}/v1/sms/send`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${account.api_key}`, 'Content-Type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: response.status, body: (await response.json()) as Json };
-  };
-  const createAccount = (name: string, balance: string): Account => {
-    const result = runCli(env, 'account:create', '--name', name, '--balance', balance);
-    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
-    return result.json as unknown as Account;
-  };
+  const send = (instance: number, account: Account, body: object, headers: Record<string, string> = {}) =>
+    callInstance(bases, instance, { method: 'POST', path: '/v1/sms/send', key: account.api_key, body, headers });
+  const createAccount = (name: string, balance: string): Account => newAccount(env, name, balance);
   const count = async (sql: string, params: unknown[]) => Number((await query(env, sql, params))[0]!.n);
   const storedFor = async (account: Account, lot: string) => ({
     messages: await count('SELECT COUNT(*) AS n FROM message_out WHERE account_id = ? AND lot = ?', [account.account_id, lot]),

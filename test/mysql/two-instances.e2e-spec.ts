@@ -2,18 +2,12 @@ import { createConnection, type Connection, type RowDataPacket } from 'mysql2/pr
 import { runCli, startInstances, type ServerProcess } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { waitFor } from '../support/until.js';
-import { checkedFetch } from '../support/openapi-answers.js';
+import { callInstance, createAccount as newAccount, type InstanceAnswer as Answer } from '../support/instance-calls.js';
 
 const SECRET = 'two-instances-e2e-secret-0123456789abcde';
 const COST = 2.5;
 const MESSAGE = 'Votre code ##OTP##';
 
-type Json = Record<string, any>;
-interface Answer {
-  status: number;
-  body: Json;
-  headers: Headers;
-}
 interface Account {
   account_id: string;
   api_key: string;
@@ -31,24 +25,12 @@ describe('two instances on one MariaDB', () => {
   const servers: ServerProcess[] = [];
   const bases: string[] = [];
 
-  const call = async (instance: number, method: string, path: string, key: string, body?: object): Promise<Answer> => {
-    const response = await checkedFetch(`${bases[instance % 2]}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
-  };
+  const call = (instance: number, method: string, path: string, key: string, body?: object) => callInstance(bases, instance, { method, path, key, body });
   const send = (instance: number, account: Account, to: string) =>
     call(instance, 'POST', '/v1/otp/send', account.api_key, { channel: 'SMS', to, message: MESSAGE });
   const verify = (instance: number, account: Account, to: string, code: string) =>
     call(instance, 'POST', '/v1/otp/verify', account.api_key, { to, code });
-  const createAccount = (name: string, balance: string): Account => {
-    const result = runCli(env, 'account:create', '--name', name, '--balance', balance);
-    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
-    return result.json as unknown as Account;
-  };
+  const createAccount = (name: string, balance: string): Account => newAccount(env, name, balance);
   const count = async (sql: string, params: unknown[] = []) => {
     const [rows] = await db.query<RowDataPacket[]>(sql, params);
     return Number(rows[0].count);

@@ -1,0 +1,39 @@
+import { checkedFetch } from './openapi-answers.js';
+import { runCli } from './processes.js';
+
+export type Json = Record<string, any>;
+
+/** What a server process answered. */
+export interface InstanceAnswer {
+  status: number;
+  body: Json;
+  headers: Headers;
+}
+
+export interface InstanceCall {
+  method: string;
+  path: string;
+  /** The bearer API key. */
+  key: string;
+  body?: object;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** A call to the `instance`-th of the server processes at `bases` (taken in turn), its answer checked against the OpenAPI document. */
+export async function callInstance(bases: readonly string[], instance: number, call: InstanceCall): Promise<InstanceAnswer> {
+  const response = await checkedFetch(`${bases[instance % bases.length]}${call.path}`, {
+    method: call.method,
+    headers: { Authorization: `Bearer ${call.key}`, ...(call.body ? { 'Content-Type': 'application/json' } : {}), ...call.headers },
+    body: call.body ? JSON.stringify(call.body) : undefined,
+    signal: AbortSignal.timeout(call.timeoutMs ?? 30_000),
+  });
+  return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
+}
+
+/** A new account made with the command line of the service at `env`. */
+export function createAccount(env: Record<string, string>, name: string, balance: string): { account_id: string; api_key: string } {
+  const result = runCli(env, 'account:create', '--name', name, '--balance', balance);
+  expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+  return result.json as unknown as { account_id: string; api_key: string };
+}
