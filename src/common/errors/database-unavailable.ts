@@ -19,12 +19,9 @@ const UNAVAILABLE_CODES = new Set([
   'ER_LOCK_DEADLOCK',
   // 1047: a Galera node outside the cluster's primary component (or not yet synced) refuses statements
   'ER_UNKNOWN_COM_ERROR',
-  'SQLITE_BUSY',
-  'SQLITE_LOCKED',
-  'SQLITE_CANTOPEN',
-  'SQLITE_IOERR',
-  'SQLITE_FULL',
 ]);
+/** SQLite's result codes of the same kind, with their extended forms (`SQLITE_BUSY_TIMEOUT`, `SQLITE_IOERR_FSYNC`…). */
+const UNAVAILABLE_SQLITE_CODE = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL)(_[A-Z_]+)?$/;
 
 const UNAVAILABLE_MESSAGES = [
   /pool is closed/i,
@@ -42,6 +39,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!types.isNativeError(cause) && !(cause instanceof Error)) return false;
   const { code, fatal } = cause as Error & { code?: unknown; fatal?: unknown };
   if (fatal === true) return true;
-  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLITE_CODE.test(code))) return true;
   return UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(cause.message));
 }

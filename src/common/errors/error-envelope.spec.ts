@@ -70,6 +70,8 @@ describe('toErrorAnswer', () => {
     ['PROTOCOL_CONNECTION_LOST', driverError('Connection lost: The server closed the connection.', { code: 'PROTOCOL_CONNECTION_LOST' })],
     ['fatal: true', driverError('Connection lost', { fatal: true })],
     ['SQLITE_BUSY', driverError('database is locked', { code: 'SQLITE_BUSY' })],
+    ['SQLITE_BUSY_TIMEOUT', driverError('database is locked', { code: 'SQLITE_BUSY_TIMEOUT' })],
+    ['SQLITE_IOERR_FSYNC', driverError('disk I/O error', { code: 'SQLITE_IOERR_FSYNC' })],
     ['a closed pool', new Error('Pool is closed.')],
   ])('answers 503 for a mysql2-like error (%s)', (_case, error) => {
     expect(toErrorAnswer(error, INTERNAL)).toEqual(UNAVAILABLE);
