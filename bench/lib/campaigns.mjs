@@ -6,7 +6,7 @@ import { ulid } from 'ulid';
 import { v7 as uuidv7 } from 'uuid';
 import { fillAddressBook } from './address-book.mjs';
 import { mysqlConnection, sqliteConnection } from './fill.mjs';
-import { outboxDrained } from './load.mjs';
+import { apiCaller, outboxDrained } from './load.mjs';
 import { median } from './report.mjs';
 
 const CHUNK = 500;
@@ -28,7 +28,7 @@ const VALIDITY_MINUTES = 2880;
 export async function campaignThroughput(url, env, account, { count, rounds, metricsToken }) {
   const groupId = await fillAddressBook(env, account.accountId, count, count);
   const db = env.DB_TYPE === 'mysql' ? await mysqlDatabase(env) : await sqliteDatabase(env);
-  const call = api(url, account.auth);
+  const call = apiCaller(url, account.auth);
   const launches = [];
   const materialisations = [];
   const floors = [];
@@ -85,15 +85,6 @@ export async function campaignThroughput(url, env, account, { count, rounds, met
       floor_per_second: Math.round(count / besideSeconds),
       ratio: Number((besideSeconds / seconds).toFixed(2)),
     },
-  };
-}
-
-function api(url, auth) {
-  return async (method, path, body) => {
-    const answer = await fetch(`${url}${path}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const json = await answer.json();
-    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(json).slice(0, 300)}`);
-    return json.data;
   };
 }
 

@@ -2,6 +2,7 @@
 // this process, timed at the SMSC from a lot's first submit_sm to its last; and an OTP sent while each lot goes out,
 // timed from its request to its submit_sm.
 import smpp from 'smpp';
+import { apiCaller } from './load.mjs';
 import { runCli, startNode } from './processes.mjs';
 
 const CONTACTS_PER_REQUEST = 1000;
@@ -22,7 +23,7 @@ export async function smscHandOver(env, { port, messages, window, rounds }) {
   try {
     await until(() => smsc.binds > 0, 10_000, () => 'the service did not bind to the SMSC');
     const account = runCli(env, 'account:create', '--name', 'Bench hand-over', '--balance', '100000000', '--sender', 'HANDOVER');
-    const call = api(service.url, `Bearer ${account.api_key}`);
+    const call = apiCaller(service.url, `Bearer ${account.api_key}`);
     const group = (await call('POST', '/v1/group', { name: 'Hand-over' })).id;
     for (let start = 0; start < messages; start += CONTACTS_PER_REQUEST) {
       const contacts = Array.from({ length: Math.min(CONTACTS_PER_REQUEST, messages - start) }, (_, n) => ({
@@ -57,15 +58,6 @@ export async function smscHandOver(env, { port, messages, window, rounds }) {
     await service.stop();
     await smsc.stop();
   }
-}
-
-function api(url, auth) {
-  return async (method, path, body) => {
-    const answer = await fetch(`${url}${path}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const json = await answer.json();
-    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(json).slice(0, 300)}`);
-    return json.data;
-  };
 }
 
 /** An SMSC that takes every bind and every submit_sm, and notes when each submit arrived (and to whom, for the OTPs). */

@@ -128,3 +128,13 @@ export const baseline = {
     };
   },
 };
+
+/** Calls of the API with a bearer credential: the `data` of each answer, an error for any other status than 2xx. */
+export function apiCaller(url, auth) {
+  return async (method, path, body) => {
+    const answer = await fetch(`${url}${path}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = await answer.json();
+    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(json).slice(0, 300)}`);
+    return json.data;
+  };
+}
