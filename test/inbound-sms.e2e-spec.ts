@@ -29,6 +29,18 @@ interface MessageIn {
   received_at: string;
 }
 
+/** The service with the SMPP provider, bound to an SMSC of its own. */
+async function startBoundToSmsc(env: Record<string, string>): Promise<{ smsc: FakeSmsc; t: TestApp }> {
+  const smsc = new FakeSmsc();
+  await smsc.start();
+  const t = await startTestApp({ SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url, ...env });
+  await until(
+    () => smsc.binds,
+    (binds) => binds > 0,
+  );
+  return { smsc, t };
+}
+
 describe('inbound SMS', () => {
   let smsc: FakeSmsc;
   let t: TestApp;
@@ -36,13 +48,7 @@ describe('inbound SMS', () => {
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
-    smsc = new FakeSmsc();
-    await smsc.start();
-    t = await startTestApp({ SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '1000', METRICS_TOKEN });
-    await until(
-      () => smsc.binds,
-      (binds) => binds > 0,
-    );
+    ({ smsc, t } = await startBoundToSmsc({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '1000', METRICS_TOKEN }));
   });
   afterAll(async () => {
     await t?.close();
@@ -314,13 +320,7 @@ describe('keyword confirmations (OPT_OUT_CONFIRMATION=true)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    smsc = new FakeSmsc();
-    await smsc.start();
-    t = await startTestApp({ SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url, OPT_OUT_CONFIRMATION: 'true' });
-    await until(
-      () => smsc.binds,
-      (binds) => binds > 0,
-    );
+    ({ smsc, t } = await startBoundToSmsc({ OPT_OUT_CONFIRMATION: 'true' }));
   });
   afterAll(async () => {
     await t?.close();
