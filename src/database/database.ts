@@ -7,8 +7,12 @@ import { RunnerStatements, SqliteStatements } from './statements.js';
 
 /** Lock wait timeout; deadlock, which is also how a Galera node reports a lost certification (at COMMIT or at the next statement). */
 const MYSQL_RETRYABLE_ERRNOS = new Set([1205, 1213]);
-/** Enough for a unit that many instances on several Galera nodes race for one row (an account's balance, one code). */
-const MAX_ATTEMPTS = 10;
+/**
+ * A unit that keeps losing is run again at least this many times, and for as long as the retry window lasts: a burst
+ * of units that instances on several Galera nodes race for one row (an account's balance, one code) takes seconds.
+ */
+const MIN_ATTEMPTS = 10;
+const RETRY_WINDOW_MS = 5_000;
 /** The longest pause before an attempt, in ms: the pauses grow, randomised, to spread the racing units apart. */
 const MAX_BACKOFF_MS = 100;
 
@@ -106,11 +110,13 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   private async withDeadlockRetry<T>(task: () => Promise<T>): Promise<T> {
+    const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
         return await task();
       } catch (error) {
-        if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
+        const givingUp = attempt >= MIN_ATTEMPTS && Date.now() - started >= RETRY_WINDOW_MS;
+        if (givingUp || !isRetryable(error)) throw error;
         this.retriedUnits++;
         this.logger.debug(`transaction retried after lock conflict (attempt ${attempt})`);
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt)));
