@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 const tsJest = [
   'ts-jest',
   {
@@ -20,6 +22,8 @@ const common = {
 };
 
 export default {
+  // two workers even on two cores: e2e specs spend much of their time waiting on servers and databases
+  maxWorkers: Math.min(4, Math.max(2, availableParallelism() - 1)),
   // e2e specs spawn processes and wait on databases; unit specs finish far below this
   testTimeout: 30_000,
   projects: [
