@@ -83,12 +83,7 @@ export class OptOutRepository {
   async listed(sql: Sql, accountId: string, sandbox: boolean, phones: readonly string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (let start = 0; start < phones.length; start += CHUNK) {
-      const chunk = phones.slice(start, start + CHUNK);
-      const rows = await sql.all<{ phone: string }>(`SELECT phone FROM opt_out WHERE account_id = ? AND sandbox = ? AND phone IN (${placeholders(chunk)})`, [
-        accountId,
-        sandbox,
-        ...chunk,
-      ]);
+      const rows = await sql.all<{ phone: string }>(...listedQuery(accountId, sandbox, phones.slice(start, start + CHUNK)));
       for (const row of rows) found.add(row.phone);
     }
     return found;
@@ -157,3 +152,8 @@ const toRecord = (row: OptOutRow): OptOutRecord => ({
   createdBy: row.created_by,
   createdAt: readTime(row.created_at),
 });
+
+/** The query that finds which of `phones` (a few hundred at most) are on the list of the account's mode. */
+export function listedQuery(accountId: string, sandbox: boolean, phones: readonly string[]): [query: string, params: Param[]] {
+  return [`SELECT phone FROM opt_out WHERE account_id = ? AND sandbox = ? AND phone IN (${placeholders(phones)})`, [accountId, sandbox, ...phones]];
+}

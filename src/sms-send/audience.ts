@@ -81,7 +81,12 @@ export class Audience {
       else rejected.push({ to: given, reason: 'numero_invalide' });
     }
     const numbersGiven = [...byPhone.keys()];
-    for (const contact of await this.reads.contactsByPhone(sql, request.accountId, numbersGiven)) byPhone.get(contact.phone)!.contact = contact;
+    // numbers alone: their contacts and their opt-outs are read together
+    const onlyNumbers = request.contactIds.length === 0 && request.groupIds.length === 0;
+    const given = onlyNumbers
+      ? await this.reads.contactsAndOptOutsByPhone(sql, request.accountId, request.sandbox, numbersGiven)
+      : { contacts: await this.reads.contactsByPhone(sql, request.accountId, numbersGiven), optedOut: undefined };
+    for (const contact of given.contacts) byPhone.get(contact.phone)!.contact = contact;
 
     for (const contact of await this.contacts(sql, request)) add(contact.phone, fromContact(contact));
     for (const groupId of await this.checkedGroups(sql, request.accountId, 'group_ids', request.groupIds)) {
@@ -90,7 +95,7 @@ export class Audience {
     }
     checkSize(byPhone.size, limit);
 
-    const optedOut = await this.optOuts.listed(sql, request.accountId, request.sandbox, [...byPhone.keys()]);
+    const optedOut = given.optedOut ?? (await this.optOuts.listed(sql, request.accountId, request.sandbox, [...byPhone.keys()]));
     const recipients: Recipient[] = [];
     for (const recipient of byPhone.values()) {
       if (optedOut.has(recipient.phone)) rejected.push({ to: recipient.phone, reason: 'desinscrit' });

@@ -70,7 +70,7 @@ export class SendSms {
     try {
       result = await this.database.transaction(async (sql) => {
         const sender = await this.options.resolveSender(sql, principal.accountId, dto.sender);
-        await this.claimLot(sql, principal, lot, now);
+        await this.claimLot(sql, principal, { name: lot, generated: dto.lot === undefined }, now);
         const { recipients, rejected } = await this.audience.expand(sql, {
           accountId: principal.accountId,
           sandbox: principal.test,
@@ -117,12 +117,14 @@ export class SendSms {
     return dto.delivery_window === undefined ? due : nextOpening(this.options.deliveryWindow(dto.delivery_window), due);
   }
 
-  private async claimLot(sql: Sql, principal: Principal, lot: string, now: Date): Promise<void> {
+  private async claimLot(sql: Sql, principal: Principal, lot: { name: string; generated: boolean }, now: Date): Promise<void> {
+    const row = { accountId: principal.accountId, lot: lot.name, test: principal.test, at: now };
+    if (lot.generated) return this.lots.insertGenerated(sql, row);
     try {
-      await this.lots.insert(sql, { accountId: principal.accountId, lot, test: principal.test, at: now });
+      await this.lots.insert(sql, row);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      throw ApiError.conflict('deja_existant', [`lot: le lot ${lot} existe déjà`]);
+      throw ApiError.conflict('deja_existant', [`lot: le lot ${lot.name} existe déjà`]);
     }
   }
 
