@@ -57,7 +57,7 @@ import { parseArgs } from 'node:util';
 import { addressBookPaging, fillAddressBook } from './lib/address-book.mjs';
 import { fill } from './lib/fill.mjs';
 import { baseline, harvest, measure, nextRecipient, outboxDrained, ours } from './lib/load.mjs';
-import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, startNode } from './lib/processes.mjs';
+import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, SERVICE_NODE_FLAGS, startNode } from './lib/processes.mjs';
 import { campaignThroughput } from './lib/campaigns.mjs';
 import { importThroughput } from './lib/imports.mjs';
 import { galeraComparison, galeraLines } from './lib/galera.mjs';
@@ -198,7 +198,7 @@ async function benchDatabase(db) {
   const jwt = runCli(oursEnv, 'token:issue', '--user', account.user_id, '--ttl', '86400').token;
   const keyAuth = `Bearer ${account.api_key}`;
   // as `npm run start:prod` runs it
-  const server = await startNode('service', ['--max-old-space-size=128', '--max-semi-space-size=16', 'dist/main.js'], { env: oursEnv, port: OURS_PORT, healthPath: '/health/live' });
+  const server = await startNode('service', [...SERVICE_NODE_FLAGS, 'dist/main.js'], { env: oursEnv, port: OURS_PORT, healthPath: '/health/live' });
   const baselineDir = baselineDirectory();
   const reference = await startNode('baseline', ['server.mjs'], { env: baselineEnv, cwd: baselineDir, port: BASELINE_PORT, healthPath: '/health' });
   const baselineToken = (await import(join(baselineDir, 'server.mjs'))).signJwt(

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { harvest, measure, nextRecipient, ours } from './load.mjs';
-import { mariadb, runCli, SHARED, startNode } from './processes.mjs';
+import { mariadb, runCli, SERVICE_NODE_FLAGS, SHARED, startNode } from './processes.mjs';
 
 const GALERA_SCRIPT = join(SHARED, 'scripts', 'galera-local.sh');
 const SCENARIOS = ['send', 'verify'];
@@ -111,7 +111,7 @@ export async function galeraComparison({ port, mariadbPort, secret, metricsToken
   };
   const options = { connections, duration, warmup, rounds };
   const start = (env, at) =>
-    startNode(`service ${at}`, ['--max-old-space-size=128', '--max-semi-space-size=16', 'dist/main.js'], {
+    startNode(`service ${at}`, [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
       env: { ...env, PORT: String(at) },
       port: at,
       healthPath: '/health/live',

@@ -3,7 +3,7 @@
 // timed from its request to its submit_sm.
 import smpp from 'smpp';
 import { apiCaller } from './load.mjs';
-import { runCli, startNode } from './processes.mjs';
+import { runCli, SERVICE_NODE_FLAGS, startNode } from './processes.mjs';
 
 const CONTACTS_PER_REQUEST = 1000;
 
@@ -15,7 +15,7 @@ const CONTACTS_PER_REQUEST = 1000;
  */
 export async function smscHandOver(env, { port, messages, window, rounds }) {
   const smsc = await startSmsc();
-  const service = await startNode('service', ['--max-old-space-size=128', '--max-semi-space-size=16', 'dist/main.js'], {
+  const service = await startNode('service', [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
     env: { ...env, PORT: String(port), SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url, SMPP_WINDOW: String(window) },
     port,
     healthPath: '/health/live',

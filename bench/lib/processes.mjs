@@ -9,6 +9,9 @@ export const SHARED = resolve(ROOT, '..', 'shared');
 const MARIADB_SCRIPT = join(SHARED, 'scripts', 'mariadb-local.sh');
 const BASELINE_DIR = join(SHARED, 'bench', 'baseline');
 
+/** The service's heap as `npm run start:prod` sizes it. */
+export const SERVICE_NODE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=16'];
+
 const running = new Set();
 // a benchmark that fails half-way leaves no server behind to answer the next one
 process.on('exit', () => running.forEach((child) => child.kill('SIGKILL')));
