@@ -10,7 +10,7 @@ const MARIADB_SCRIPT = join(SHARED, 'scripts', 'mariadb-local.sh');
 const BASELINE_DIR = join(SHARED, 'bench', 'baseline');
 
 /** The service's heap as `npm run start:prod` sizes it. */
-export const SERVICE_NODE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=16'];
+export const SERVICE_NODE_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=16'];
 
 const running = new Set();
 // a benchmark that fails half-way leaves no server behind to answer the next one

@@ -42,6 +42,9 @@ export interface AudienceLimit {
   problem: string;
 }
 
+/** Up to this many numbers, a send's contact and opt-out reads share one round trip. */
+const NUMBERS_READ_TOGETHER = 100;
+
 /**
  * SPEC-2 §1.1 steps 1–4: numbers, then contacts, then group members (as they
  * are now), normalised to E.164; the first occurrence of a number wins, later
@@ -81,8 +84,9 @@ export class Audience {
       else rejected.push({ to: given, reason: 'numero_invalide' });
     }
     const numbersGiven = [...byPhone.keys()];
-    // numbers alone: their contacts and their opt-outs are read together
-    const onlyNumbers = request.contactIds.length === 0 && request.groupIds.length === 0;
+    // a few numbers alone: their contacts and their opt-outs are read together (longer lists, read in turn, reach the
+    // account's row later: fewer of them wait there at once holding their messages, which costs less collection)
+    const onlyNumbers = request.contactIds.length === 0 && request.groupIds.length === 0 && numbersGiven.length <= NUMBERS_READ_TOGETHER;
     const given = onlyNumbers
       ? await this.reads.contactsAndOptOutsByPhone(sql, request.accountId, request.sandbox, numbersGiven)
       : { contacts: await this.reads.contactsByPhone(sql, request.accountId, numbersGiven), optedOut: undefined };
