@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { placeholders, type Param, type Sql } from '../database/sql.js';
+import { placeholders, type Sql } from '../database/sql.js';
 import { listedQuery } from '../opt-out/opt-out.repository.js';
 
 /** A contact as a message to it needs it: its number, and what fills the placeholders. */
@@ -37,7 +37,10 @@ export class AudienceRepository {
     return this.chunked(phones, (chunk) => sql.all<AudienceRow>(byPhone(chunk), [accountId, ...chunk]));
   }
 
-  /** The account's contacts with these numbers, and those of the numbers on the opt-out list of the key's mode: one round trip on MySQL. */
+  /**
+   * The account's contacts with these numbers (a few hundred at most), and those of the numbers on the opt-out list
+   * of the key's mode: one round trip on MySQL.
+   */
   async contactsAndOptOutsByPhone(
     sql: Sql,
     accountId: string,
@@ -45,16 +48,11 @@ export class AudienceRepository {
     phones: readonly string[],
   ): Promise<{ contacts: AudienceContact[]; optedOut: Set<string> }> {
     if (phones.length === 0) return { contacts: [], optedOut: new Set() };
-    const chunks: Array<readonly string[]> = [];
-    for (let start = 0; start < phones.length; start += CHUNK) chunks.push(phones.slice(start, start + CHUNK));
-    const reads: Array<[string, Param[]]> = [
-      ...chunks.map((chunk): [string, Param[]] => [byPhone(chunk), [accountId, ...chunk]]),
-      ...chunks.map((chunk) => listedQuery(accountId, sandbox, chunk)),
-    ];
-    const results = await sql.allEach<unknown[][]>(...reads);
-    const contactRows = results.slice(0, chunks.length).flat() as AudienceRow[];
-    const optedOutRows = results.slice(chunks.length).flat() as Array<{ phone: string }>;
-    return { contacts: contactRows.map(toContact), optedOut: new Set(optedOutRows.map((row) => row.phone)) };
+    const [contacts, optedOut] = await sql.allEach<[AudienceRow[], Array<{ phone: string }>]>(
+      [byPhone(phones), [accountId, ...phones]],
+      listedQuery(accountId, sandbox, phones),
+    );
+    return { contacts: contacts.map(toContact), optedOut: new Set(optedOut.map((row) => row.phone)) };
   }
 
   /** Up to `limit` members of a group (of the account: checked by the caller), in a stable order. */
