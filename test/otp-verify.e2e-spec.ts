@@ -161,6 +161,26 @@ describe('POST /v1/otp/verify', () => {
       expect((await verify(tenant, { to: TO, code: second.code })).body).toMatchObject({ status: 200, data: { uniq_id: second.uniq_id } });
     });
 
+    it('supersedes an earlier code sent before the send window that is still alive, and no other recipient’s', async () => {
+      const tenant = await createTenant(t);
+      const first = await send(tenant, smsBody(TO, { otp_expiry: 3600 }));
+      const other = await send(tenant, smsBody('+2250707070709'));
+      // past the 900 s send window, within the first code's hour
+      t.clock.advance(1000);
+      const second = await send(tenant, smsBody(TO));
+
+      const statuses = await t.database.run((sql) =>
+        sql.all<{ uniq_id: string; status: string }>('SELECT uniq_id, status FROM otp WHERE account_id = ?', [tenant.accountId]),
+      );
+      expect(Object.fromEntries(statuses.map((otp) => [otp.uniq_id, otp.status]))).toEqual({
+        [first.uniq_id]: 'superseded',
+        [other.uniq_id]: 'pending',
+        [second.uniq_id]: 'pending',
+      });
+      expect((await verify(tenant, { to: TO, code: first.code })).body).toEqual(CODE_INVALID);
+      expect((await verify(tenant, { to: TO, code: second.code })).body).toMatchObject({ status: 200, data: { uniq_id: second.uniq_id } });
+    });
+
     it('refuses a code whose message could not be delivered, and refunds it', async () => {
       const tenant = await createTenant(t);
       const sent = await t.withDeliveryPaused(async () => {

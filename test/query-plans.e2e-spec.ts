@@ -150,6 +150,8 @@ describe('query plans of the hot paths', () => {
       await post(tenant, '/v1/otp/send', emailBody('awa@example.com')).expect(200);
       await smsc.sendReceipt(String(1000 + smsc.submits.length + 1), 'DELIVRD'); // ahead of its message: the second SMS handed over
       await post(tenant, '/v1/otp/send', smsBody('+2250707070708')).expect(200);
+      // a second code to the number: it supersedes the first
+      await post(tenant, '/v1/otp/send', smsBody('+2250707070708')).expect(200);
       await post(tenant, '/v1/sms/send', { to: ['+2250707070710', '+2250707070711'], message: 'Votre colis arrive.' }).expect(200);
       await post(tenant, '/v1/otp/verify', { to: '+2250707070707', code: sms.body.data.code === '000000' ? '111111' : '000000' }).expect(400);
       await post(tenant, '/v1/otp/verify', { to: '+2250707070707', code: sms.body.data.code }).expect(200);

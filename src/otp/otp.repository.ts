@@ -62,9 +62,19 @@ export class OtpRepository {
     );
   }
 
-  /** Sends accepted for the pair since `since`, with the oldest of them. */
-  async sendsSince(sql: Sql, accountId: string, recipient: string, since: Date): Promise<Window> {
-    return toWindow(await sql.get<WindowRow>(...windowQuery('otp', accountId, recipient, since)));
+  /**
+   * Sends accepted for the pair since `since`, with the oldest of them, and
+   * whether the pair has any OTP created after `aliveSince` (one that a new
+   * code may have to supersede).
+   */
+  async recentSends(sql: Sql, accountId: string, recipient: string, since: Date, aliveSince: Date): Promise<Window & { anyAlive: boolean }> {
+    const row = await sql.get<WindowRow & { alive: number | string | null }>(
+      `SELECT SUM(CASE WHEN created_at > ? THEN 1 ELSE 0 END) AS count, MIN(CASE WHEN created_at > ? THEN created_at END) AS oldest,
+              SUM(CASE WHEN created_at > ? THEN 1 ELSE 0 END) AS alive
+         FROM otp WHERE account_id = ? AND recipient = ? AND created_at > ?`,
+      [since, since, aliveSince, accountId, recipient, since < aliveSince ? since : aliveSince],
+    );
+    return { ...toWindow(row), anyAlive: Number(row?.alive ?? 0) > 0 };
   }
 
   async insert(sql: Sql, otp: NewOtp): Promise<void> {
@@ -111,7 +121,7 @@ export class OtpRepository {
           WHERE r.account_id = ? AND r.recipient = ?${sql.forUpdate}`,
         [accountId, recipient],
       ],
-      windowQuery('verification_failure', accountId, recipient, failuresSince),
+      failuresQuery(accountId, recipient, failuresSince),
     );
     return { latest: row ? toLatestOtp(row) : null, failures: toWindow(failures) };
   }
@@ -183,10 +193,10 @@ function toLatestOtp(row: LatestOtpRow): LatestOtp {
   };
 }
 
-/** How many rows of the pair were created after `since`, and the oldest of them. */
-function windowQuery(table: 'otp' | 'verification_failure', accountId: string, recipient: string, since: Date): [string, Param[]] {
+/** How many verifications of the pair failed after `since`, and the oldest of them. */
+function failuresQuery(accountId: string, recipient: string, since: Date): [string, Param[]] {
   return [
-    `SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM ${table}
+    `SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM verification_failure
       WHERE account_id = ? AND recipient = ? AND created_at > ?`,
     [accountId, recipient, since],
   ];

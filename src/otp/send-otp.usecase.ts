@@ -99,7 +99,8 @@ export class SendOtp {
         }
 
         await this.otps.claimRecipient(sql, principal.accountId, request.recipient, uniqId, now);
-        await this.enforceSendLimit(sql, principal.accountId, request.recipient, now);
+        const aliveSince = addSeconds(now, -MAX_EXPIRY_SECONDS);
+        const earlierCodes = await this.enforceSendLimit(sql, principal.accountId, request.recipient, now, aliveSince);
 
         const lot = newLot();
         await this.otps.insert(sql, {
@@ -116,7 +117,7 @@ export class SendOtp {
           test: principal.test,
           at: now,
         });
-        await this.otps.supersedeOthers(sql, principal.accountId, request.recipient, uniqId, addSeconds(now, -MAX_EXPIRY_SECONDS));
+        if (earlierCodes) await this.otps.supersedeOthers(sql, principal.accountId, request.recipient, uniqId, aliveSince);
 
         amount = principal.test ? 0 : quote.amount;
         const delivery = { recordId: uniqId, accountId: principal.accountId, amount, test: principal.test, deliverBefore: expiresAt, at: now };
@@ -165,10 +166,11 @@ export class SendOtp {
     return sender;
   }
 
-  private async enforceSendLimit(sql: Sql, accountId: string, recipient: string, now: Date): Promise<void> {
+  /** Refuses the send over the pair's limit; otherwise tells whether the pair has codes created after `aliveSince`. */
+  private async enforceSendLimit(sql: Sql, accountId: string, recipient: string, now: Date, aliveSince: Date): Promise<boolean> {
     const windowMs = this.config.sendWindowSeconds * 1000;
-    const sent = await this.otps.sendsSince(sql, accountId, recipient, new Date(now.getTime() - windowMs));
-    if (sent.count < this.config.maxSendsPerRecipient) return;
+    const sent = await this.otps.recentSends(sql, accountId, recipient, new Date(now.getTime() - windowMs), aliveSince);
+    if (sent.count < this.config.maxSendsPerRecipient) return sent.anyAlive;
     const freedAt = (sent.oldest ?? now).getTime() + windowMs;
     const retryAfter = Math.max(1, Math.ceil((freedAt - now.getTime()) / 1000));
     throw ApiError.tooManyRequests(`to: trop d'envois vers ce destinataire, réessayez dans ${retryAfter} s`, retryAfter);

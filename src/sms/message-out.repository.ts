@@ -3,6 +3,7 @@ import { placeholders, readBoolean, readTime, type Param, type Sql } from '../da
 import { COMPANY_COLUMNS, toView, VIEW_COLUMNS, VIEW_JOINS, type MessageOutView } from './message-out-view.js';
 import { isUuid } from '../common/ids.js';
 import type { MessageSource, MessageStatus } from './dto/message-out.dto.js';
+import { activeWebhookJoin } from '../webhook/account-webhook.repository.js';
 
 export interface NewMessageOut {
   uniqId: string;
@@ -57,6 +58,8 @@ export interface MessageEventView {
   sequence: number;
   test: boolean;
   webhookUrl: string | null;
+  /** The event types the account's webhook subscribes to, as stored; null when it has none that can be sent to. */
+  accountWebhookEvents: string | null;
 }
 
 const CHUNK = 500;
@@ -193,8 +196,9 @@ export class MessageOutRepository {
     if (uniqIds.length === 0) return [];
     const rows = await sql.all<Record<string, unknown>>(
       `SELECT m.uniq_id, m.account_id, m.lot, m.external_id, m.recipient, m.status, m.provider_status, m.mccmnc, m.page,
-              m.amount, m.send_at, m.done_at, m.event_sequence, m.is_test, m.webhook_url, m.campaign_id, s.name AS sender_name
-         FROM message_out m LEFT JOIN sender s ON s.id = m.sender_id
+              m.amount, m.send_at, m.done_at, m.event_sequence, m.is_test, m.webhook_url, m.campaign_id, s.name AS sender_name,
+              w.events AS webhook_events
+         FROM message_out m LEFT JOIN sender s ON s.id = m.sender_id ${activeWebhookJoin('m.account_id')}
         WHERE m.uniq_id IN (${placeholders(uniqIds)})`,
       uniqIds,
     );
@@ -216,6 +220,7 @@ export class MessageOutRepository {
       sequence: Number(row.event_sequence),
       test: readBoolean(row.is_test),
       webhookUrl: (row.webhook_url ?? null) as string | null,
+      accountWebhookEvents: (row.webhook_events ?? null) as string | null,
     }));
   }
 

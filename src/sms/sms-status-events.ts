@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { toAmount } from '../common/money.js';
 import type { Sql } from '../database/sql.js';
 import type { SmsEventDataDto } from '../webhook/dto/sms-event.dto.js';
+import { subscribes } from '../webhook/account-webhook.repository.js';
 import type { WebhookEventType } from '../webhook/webhook-event-types.js';
 import { WebhookEvents } from '../webhook/webhook-events.js';
 import { WebhookSubjects } from '../webhook/webhook-subjects.js';
@@ -31,9 +32,11 @@ export class SmsStatusEvents {
   async changed(sql: Sql, uniqIds: readonly string[], at: Date): Promise<void> {
     for (const message of await this.messages.findForEvents(sql, uniqIds)) {
       if (message.sequence === 0 || !REPORTED.has(message.status)) continue;
+      const type = `sms.${message.status}` as WebhookEventType;
+      if (message.webhookUrl === null && !subscribes(message.accountWebhookEvents, type)) continue;
       await this.webhooks.emit(sql, {
         accountId: message.accountId,
-        type: `sms.${message.status}` as WebhookEventType,
+        type,
         url: message.webhookUrl,
         subjectId: message.uniqId,
         sequence: message.sequence,

@@ -29,6 +29,16 @@ const SELECT = `SELECT account_id, url, events, secret, previous_secret, previou
 /** Event types are kept between commas, so that a subscription is a `LIKE '%,type,%'` in the emitting insert. */
 const storedEvents = (events: readonly string[]): string => (events.length === 0 ? '' : `,${events.join(',')},`);
 
+/** The account webhook `w` can be sent events: it has a URL and is not disabled. */
+export const WEBHOOK_ACTIVE = 'w.url IS NOT NULL AND w.disabled_at IS NULL';
+
+/** Joins the account's webhook `w` where it can be sent events; `w.events` is null otherwise. */
+export const activeWebhookJoin = (accountIdColumn: string): string =>
+  `LEFT JOIN account_webhook w ON w.account_id = ${accountIdColumn} AND ${WEBHOOK_ACTIVE}`;
+
+/** Whether `w.events`, as stored, subscribes to the type. */
+export const subscribes = (storedEvents: string | null, type: string): boolean => storedEvents?.includes(`,${type},`) === true;
+
 /** The account's default webhook: its URL, subscribed events, signing secrets and failure state. */
 @Injectable()
 export class AccountWebhookRepository {

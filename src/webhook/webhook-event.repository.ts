@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { placeholders, readTime, type Sql } from '../database/sql.js';
 import type { Lease } from '../jobs/lease.js';
+import { WEBHOOK_ACTIVE } from './account-webhook.repository.js';
 import { LeasedTable } from '../jobs/leased-table.js';
 import type { AttemptResult } from './webhook-sender.js';
 
@@ -63,7 +64,7 @@ export class WebhookEventRepository {
     }
     await sql.later(
       `INSERT INTO webhook_event (${columns}) SELECT ${placeholders(values)} FROM account_webhook w
-        WHERE w.account_id = ? AND w.url IS NOT NULL AND w.disabled_at IS NULL AND w.events LIKE ?${ignoreDuplicate}`,
+        WHERE w.account_id = ? AND ${WEBHOOK_ACTIVE} AND w.events LIKE ?${ignoreDuplicate}`,
       [...values, event.accountId, `%,${event.type},%`],
     );
   }
