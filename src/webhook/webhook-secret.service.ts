@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { SecretBox } from '../common/crypto/secret-box.js';
+import { TtlCache } from '../common/ttl-cache.js';
 import { secretsConfig, type SecretsConfig } from '../config/secrets.config.js';
 import { Database } from '../database/database.js';
 import type { Sql } from '../database/sql.js';
@@ -14,6 +15,9 @@ export const webhookSecretBoxProvider = {
   useFactory: (secrets: SecretsConfig) => new SecretBox(secrets.otpSecret, 'webhook-secret'),
 };
 
+const OPENED_TTL_MS = 60_000;
+const OPENED_CAPACITY = 1_000;
+
 /**
  * One signing secret per account, shown only when it is made: by the first
  * PUT /account/webhook, a rotation (API or `account:webhook-secret`), or — for
@@ -22,6 +26,9 @@ export const webhookSecretBoxProvider = {
  */
 @Injectable()
 export class WebhookSecretService {
+  /** Secrets opened, by their sealed text (which names one secret): every event of an account is signed with the same one. */
+  private readonly opened = new TtlCache<string>(OPENED_TTL_MS, OPENED_CAPACITY);
+
   constructor(
     private readonly database: Database,
     private readonly webhooks: AccountWebhookRepository,
@@ -56,10 +63,20 @@ export class WebhookSecretService {
 
   /** The secrets that sign now, in clear: the current one, and the previous one within its 24 hours. */
   live(webhook: AccountWebhook, now: Date): string[] {
-    const secrets = webhook.secret ? [this.box.open(webhook.secret)] : [];
+    const secrets = webhook.secret ? [this.open(webhook.secret)] : [];
     if (webhook.previousSecret && webhook.previousSecretUntil && webhook.previousSecretUntil.getTime() > now.getTime()) {
-      secrets.push(this.box.open(webhook.previousSecret));
+      secrets.push(this.open(webhook.previousSecret));
     }
     return secrets;
+  }
+
+  private open(sealed: string): string {
+    const now = Date.now();
+    let secret = this.opened.get(sealed, now);
+    if (secret === undefined) {
+      secret = this.box.open(sealed);
+      this.opened.set(sealed, secret, now);
+    }
+    return secret;
   }
 }
