@@ -1,27 +1,16 @@
 import { DataSource } from 'typeorm';
 import type { Statement } from '../src/database/statements.js';
 import { createTenant, smsBody, type Tenant } from './support/fixtures.js';
-import { fullScans, recordStatements } from './support/query-plans.js';
+import { explainable, fullScans, recordStatements, sortingPlans } from './support/query-plans.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const FILLED_ROWS = 3000;
-const explainable = (statement: Statement) => /^(SELECT|UPDATE|DELETE)\b/i.test(statement.query);
-const distinct = (statements: Statement[]) => [...new Map(statements.map((statement) => [JSON.stringify(statement), statement])).values()];
 const recipient = (n: number) => `+22507090${String(n).padStart(5, '0')}`;
 
 /** Every statement of the balance routes and of the low-balance alert seeks through an index, on a ledger of thousands of rows. */
 describe('query plans of the balance', () => {
   let t: TestApp;
   let ran: Statement[];
-  /** Whether the plan sorts the rows it read (SQLite's temporary B-tree, MySQL's filesort). */
-  const sorts = async ({ query, params }: Statement): Promise<boolean> => {
-    if (t.database.dialect === 'sqlite') {
-      const plan = await t.database.run((sql) => sql.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, params as never[]));
-      return plan.some((step) => step.detail.includes('TEMP B-TREE'));
-    }
-    const plan = await t.app.get(DataSource).query(`EXPLAIN ${query}`, params);
-    return (plan as Array<{ Extra: string | null }>).some((step) => step.Extra?.includes('filesort') ?? false);
-  };
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -54,7 +43,7 @@ describe('query plans of the balance', () => {
       if (page.body.data.next_cursor) await call(tenant, 'get', `/v1/balance/transactions?limit=1&${query}&cursor=${page.body.data.next_cursor}`).expect(200);
     }
     recording.stop();
-    ran = distinct(recording.statements.filter(explainable)).filter((statement) => /\b(ledger_entry|low_balance_\w+)\b/.test(statement.query));
+    ran = explainable(recording.statements).filter((statement) => /\b(ledger_entry|low_balance_\w+)\b/.test(statement.query));
   }, 120_000);
   afterAll(() => t?.close());
 
@@ -67,7 +56,7 @@ describe('query plans of the balance', () => {
   it('reads every page of the ledger in key order, without sorting what it read', async () => {
     const lists = ran.filter((statement) => /ORDER BY \S+ DESC LIMIT/.test(statement.query));
     expect(lists.length).toBeGreaterThan(5);
-    const sorted = await Promise.all(lists.map(async (statement) => ({ query: statement.query, sorts: await sorts(statement) })));
+    const sorted = await sortingPlans(t.app.get(DataSource), lists);
     expect(sorted).toEqual(lists.map((statement) => ({ query: statement.query, sorts: false })));
   });
 

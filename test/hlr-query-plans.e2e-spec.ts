@@ -3,30 +3,17 @@ import { newId } from '../src/common/ids.js';
 import type { Statement } from '../src/database/statements.js';
 import { HLR_QUEUE } from '../src/hlr/hlr.worker.js';
 import { createTenant, type Tenant } from './support/fixtures.js';
-import { fullScans, recordStatements } from './support/query-plans.js';
+import { explainable, plansOf, recordStatements, sortingPlans } from './support/query-plans.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
 const FILLED_LOOKUPS = 4000;
-const explainable = (statement: Statement) => /^(SELECT|UPDATE|DELETE)\b/i.test(statement.query);
-const distinct = (statements: Statement[]) => [...new Map(statements.map((statement) => [JSON.stringify(statement), statement])).values()];
 
 /** Submitting, answering and listing HLR lookups seek through indexes, on a table holding thousands of another account's lookups. */
 describe('query plans of HLR lookups', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
   let ran: Statement[];
-  const plansOf = (statements: Statement[]) =>
-    Promise.all(statements.map(async (statement) => ({ query: statement.query, scans: await fullScans(t.app.get(DataSource), statement) })));
-  /** Whether the plan sorts the rows it read (SQLite's temporary B-tree, MySQL's filesort). */
-  const sorts = async ({ query, params }: Statement): Promise<boolean> => {
-    if (t.database.dialect === 'sqlite') {
-      const plan = await t.database.run((sql) => sql.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, params as never[]));
-      return plan.some((step) => step.detail.includes('TEMP B-TREE'));
-    }
-    const plan = (await t.app.get(DataSource).query(`EXPLAIN ${query}`, params)) as Array<{ Extra: string | null }>;
-    return plan.some((step) => step.Extra?.includes('filesort') ?? false);
-  };
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
@@ -62,7 +49,7 @@ describe('query plans of HLR lookups', () => {
       await call(tenant, `/v1/hlr?limit=1&${query}&cursor=${page.body.data.next_cursor}`).expect(200);
     }
     recording.stop();
-    ran = distinct(recording.statements.filter(explainable)).filter((statement) => /\bhlr_lookup\b/.test(statement.query));
+    ran = explainable(recording.statements).filter((statement) => /\bhlr_lookup\b/.test(statement.query));
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -84,11 +71,11 @@ describe('query plans of HLR lookups', () => {
   it('reads every page in key order, without sorting what it read', async () => {
     const lists = ran.filter((statement) => /FROM hlr_lookup WHERE account_id = \?.*ORDER BY id DESC LIMIT/s.test(statement.query));
     expect(lists.length).toBeGreaterThanOrEqual(8);
-    const sorted = await Promise.all(lists.map(async (statement) => ({ query: statement.query, sorts: await sorts(statement) })));
+    const sorted = await sortingPlans(t.app.get(DataSource), lists);
     expect(sorted).toEqual(lists.map((statement) => ({ query: statement.query, sorts: false })));
   });
 
   it('seeks through an index in every one of them', async () => {
-    expect(await plansOf(ran)).toEqual(ran.map((statement) => ({ query: statement.query, scans: [] })));
+    expect(await plansOf(t.app.get(DataSource), ran)).toEqual(ran.map((statement) => ({ query: statement.query, scans: [] })));
   });
 });

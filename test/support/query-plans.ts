@@ -69,3 +69,33 @@ export async function fullScans(dataSource: DataSource, { query, params }: State
     .filter((step) => step.type === 'ALL' || step.type === 'index' || (step.key === null && step.type !== 'const'))
     .map((step) => `${step.table}: ${step.type}, key ${step.key}`);
 }
+
+/** The statements EXPLAIN can show a plan of (reads, updates, deletes), each once. */
+export function explainable(statements: Statement[]): Statement[] {
+  const shown = statements.filter((statement) => /^(SELECT|UPDATE|DELETE)\b/i.test(statement.query));
+  return [...new Map(shown.map((statement) => [JSON.stringify(statement), statement])).values()];
+}
+
+/** Each statement with the full scans of its plan (fullScans). */
+export function plansOf(dataSource: DataSource, statements: Statement[]): Promise<Array<{ query: string; scans: string[] }>> {
+  return Promise.all(statements.map(async (statement) => ({ query: statement.query, scans: await fullScans(dataSource, statement) })));
+}
+
+/**
+ * Each statement with whether its plan sorts rows it read from a table, rather
+ * than a page of keys a subquery found in order (at most `limit + 1` rows):
+ * SQLite's temporary B-tree, MariaDB's filesort.
+ */
+export function sortingPlans(dataSource: DataSource, statements: Statement[]): Promise<Array<{ query: string; sorts: boolean }>> {
+  return Promise.all(statements.map(async (statement) => ({ query: statement.query, sorts: await sortsTableRows(dataSource, statement) })));
+}
+
+async function sortsTableRows(dataSource: DataSource, { query, params }: Statement): Promise<boolean> {
+  if (dataSource.options.type === 'better-sqlite3') {
+    const connection = (dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+    const steps = (connection.prepare(`EXPLAIN QUERY PLAN ${query}`).all(...params) as Array<{ detail: string }>).map((step) => step.detail);
+    return steps.some((step, n) => step.startsWith('USE TEMP B-TREE') && !/^SCAN (source_\d+|keyset_page)$/.test(steps[n - 1] ?? ''));
+  }
+  const plan = (await dataSource.query(`EXPLAIN ${query}`, params)) as Array<{ table: string | null; Extra: string | null }>;
+  return plan.some((step) => !/^<(derived|union)/.test(step.table ?? '') && (step.Extra?.includes('filesort') ?? false));
+}
