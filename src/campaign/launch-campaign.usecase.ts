@@ -85,7 +85,7 @@ export class LaunchCampaign {
         const charged = (amount: number) => (campaign.sandbox ? 0 : amount);
         total = messages.reduce((sum, message) => sum + charged(message.amount), 0);
 
-        await this.lots.insert(sql, { accountId: campaign.accountId, lot, test: campaign.sandbox, campaignId: campaign.id, at: now });
+        await this.lots.insertGenerated(sql, { accountId: campaign.accountId, lot, test: campaign.sandbox, campaignId: campaign.id, at: now });
         await this.campaigns.insertRecipients(
           sql,
           campaign.id,
