@@ -3,6 +3,9 @@ import { validateSync, type ValidatorOptions } from 'class-validator';
 import { ApiError } from '../errors/api-error.js';
 import { UnreadableBody } from '../http/body-parsers.js';
 import { Messages } from './messages.js';
+import { keepRuleLookups } from './rule-lookups.js';
+
+keepRuleLookups();
 
 const VALIDATOR_OPTIONS: ValidatorOptions = {
   whitelist: true,
