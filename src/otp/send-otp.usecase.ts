@@ -82,7 +82,7 @@ export class SendOtp {
   private async send(principal: Principal, dto: SendOtpDto, idempotency?: IdempotencyScope): Promise<OtpSendResultDto> {
     const request = toSendRequest(dto);
     const now = this.clock.now();
-    const uniqId = newId();
+    const uniqId = newId(now);
     const code = generateCode(request.otpType, request.otpLength);
     const expiresAt = addSeconds(now, request.expirySeconds);
     const result: OtpSendResultDto = { uniq_id: uniqId, code, expires_at: toUnixSeconds(expiresAt) };
