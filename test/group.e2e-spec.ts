@@ -238,6 +238,19 @@ describe('/v1/group/{id}', () => {
       expect(rest.body.data).toEqual({ items: [expect.objectContaining({ name: 'Clients Abidjan' })], next_cursor: null, has_more: false });
     });
 
+    it('filters by the creation time the service gives a group', async () => {
+      const tenant = await createTenant(t);
+      const create = (name: string) => t.http().post('/v1/group').set('Authorization', tenant.auth).send({ name }).expect(201);
+      await create('Hier');
+      t.clock.advance(86_400);
+      const since = t.clock.now().toISOString();
+      await create("Aujourd'hui");
+      const listed = (query: Record<string, string>) => t.http().get('/v1/group').query(query).set('Authorization', tenant.auth);
+
+      expect(names(await listed({ created_from: since }))).toEqual(["Aujourd'hui"]);
+      expect(names(await listed({ created_to: since }))).toEqual(['Hier']);
+    });
+
     it('searches by the start of the name, case ignored', async () => {
       expect(names(await list({ q: 'CLIENTS' }))).toEqual(['clients vip', 'Clients Dakar', 'Clients Abidjan']);
       expect(names(await list({ q: 'dakar' }))).toEqual([]);

@@ -26,8 +26,8 @@ export class GroupService {
   /** A new group; 409 when the account has one of that name, case ignored. */
   async create(principal: Principal, dto: CreateGroupDto): Promise<GroupDto> {
     const name = requiredName(dto.name);
-    const id = newId();
     const at = this.clock.now();
+    const id = newId(at);
     await this.database.transaction(async (sql) => {
       const group = { id, accountId: principal.accountId, name, description: dto.description ?? null, createdBy: principal.userId, at };
       await this.refuseTakenName(() => this.groups.insert(sql, group), sql, principal.accountId, name);

@@ -24,7 +24,8 @@ export class SenderService {
 
   /** A request for a sender ID, pending until an operator reviews it; 409 while the name is pending or approved. */
   async request(principal: Principal, dto: CreateSenderDto): Promise<SenderDto> {
-    const id = newId();
+    const at = this.clock.now();
+    const id = newId(at);
     const sender = {
       id,
       accountId: principal.accountId,
@@ -34,7 +35,7 @@ export class SenderService {
       sampleMessage: dto.sample_message ?? null,
       countries: dto.countries ? [...new Set(dto.countries)] : null,
       createdBy: principal.userId,
-      at: this.clock.now(),
+      at,
     };
     await this.database.transaction(async (sql) => {
       const holder = await this.senders.findByName(sql, principal.accountId, dto.name);
