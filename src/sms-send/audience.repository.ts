@@ -38,7 +38,7 @@ export class AudienceRepository {
   }
 
   /**
-   * The account's contacts with these numbers (a few hundred at most), and those of the numbers on the opt-out list
+   * The account's contacts with these numbers (a hundred at most, see Audience), and those of the numbers on the opt-out list
    * of the key's mode: one round trip on MySQL.
    */
   async contactsAndOptOutsByPhone(
