@@ -1,5 +1,6 @@
 import { isEmail } from 'class-validator';
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { validInternational } from './international-number.js';
 import { TtlCache } from './ttl-cache.js';
 
 export interface PhoneNumber {
@@ -47,8 +48,8 @@ function parseUncached(input: string): Readonly<PhoneNumber> | null {
   if (candidate.startsWith('00')) candidate = `+${candidate.slice(2)}`;
   else if (!candidate.startsWith('+')) candidate = `+${candidate}`;
   if (!/^\+[1-9]\d{5,14}$/.test(candidate)) return null;
-  const parsed = parsePhoneNumberFromString(candidate);
-  if (!parsed?.isValid()) return null;
+  const parsed = validInternational(candidate);
+  if (!parsed) return null;
   return Object.freeze({ e164: parsed.number, dialCode: `+${parsed.countryCallingCode}`, country: parsed.country ?? null });
 }
 
