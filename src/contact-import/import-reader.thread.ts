@@ -88,7 +88,8 @@ const PREPARED_MS = 30_000;
 const MAX_PREPARED = 2;
 
 const files = new Map<number, CheckedAhead>();
-const prepared = new Map<string, Promise<CheckedFile | null>>();
+/** By job; the timer drops the file when its open does not come (the timer holds the whole file until cleared). */
+const prepared = new Map<string, { file: Promise<CheckedFile | null>; expiry: NodeJS.Timeout }>();
 
 parentPort!.on('message', (request: ReaderRequest) => {
   if (request.type === 'close') {
@@ -117,20 +118,21 @@ async function checkedFile(content: Uint8Array, options: ReadOptions, position: 
 
 /** A file that cannot be read is not kept: its open reads it again and reports why. */
 function prepare(request: Extract<ReaderRequest, { type: 'prepare' }>): void {
-  if (prepared.size >= MAX_PREPARED || prepared.has(request.job)) return;
+  const { job } = request;
+  if (prepared.size >= MAX_PREPARED || prepared.has(job)) return;
   const file = checkedFile(request.content, request, 0).catch(() => null);
-  prepared.set(request.job, file);
-  setTimeout(() => {
-    if (prepared.get(request.job) === file) void takePrepared(request.job, null);
-  }, PREPARED_MS).unref();
+  const expiry = setTimeout(() => void takePrepared(job, null), PREPARED_MS).unref();
+  prepared.set(job, { file, expiry });
 }
 
 /** The file prepared for `job` when it is read from the start (`position` 0); one not taken is dropped. */
 async function takePrepared(job: string, position: number | null): Promise<CheckedFile | null> {
-  const file = prepared.get(job);
+  const entry = prepared.get(job);
+  if (!entry) return null;
   prepared.delete(job);
-  if (position === 0) return (await file) ?? null;
-  void file?.then((untaken) => untaken?.checked.close());
+  clearTimeout(entry.expiry);
+  if (position === 0) return (await entry.file) ?? null;
+  void entry.file.then((untaken) => untaken?.checked.close());
   return null;
 }
 
