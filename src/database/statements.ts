@@ -38,7 +38,9 @@ const STATEMENT_CACHE_SIZE = 500;
 /**
  * better-sqlite3 straight, with prepared statements kept by their text: the
  * hot paths run a handful of statements per request, and going through the
- * ORM's query runner for each cost more than the statement itself.
+ * ORM's query runner for each cost more than the statement itself. Parameters
+ * are bound from their array (better-sqlite3 takes it whole), not spread into
+ * arguments: a multi-row insert binds thousands.
  */
 export class SqliteStatements implements Statements {
   readonly batches = false;
@@ -48,8 +50,8 @@ export class SqliteStatements implements Statements {
 
   all(query: string, params: unknown[]): unknown[] {
     const statement = this.prepare(query);
-    if (statement.reader) return statement.all(...params);
-    statement.run(...params);
+    if (statement.reader) return statement.all(params);
+    statement.run(params);
     return [];
   }
 
@@ -59,8 +61,8 @@ export class SqliteStatements implements Statements {
 
   write(query: string, params: unknown[]): WriteResult {
     const statement = this.prepare(query);
-    if (statement.reader) return { changes: statement.all(...params).length, insertId: 0, duplicates: null };
-    const result = statement.run(...params);
+    if (statement.reader) return { changes: statement.all(params).length, insertId: 0, duplicates: null };
+    const result = statement.run(params);
     return { changes: result.changes, insertId: Number(result.lastInsertRowid), duplicates: null };
   }
 
