@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CONTACT_IMPORT_QUEUE } from '../src/contact-import/contact-import.worker.js';
+import { ImportReader } from '../src/contact-import/import-reader.js';
 import { JobRunner } from '../src/jobs/job-runner.js';
 import { WEBHOOK_QUEUE } from '../src/webhook/webhook-events.js';
 import { createTenant, type Tenant } from './support/fixtures.js';
@@ -506,6 +507,23 @@ describe('/v1/contact/import', () => {
       expect(await job(tenant, id)).toEqual(expect.objectContaining({ status: 'completed', rows: 1_201, created: 1_200, duplicates: 1, invalid: 0 }));
       expect(await contactCount(tenant)).toBe(1_200);
     });
+
+    it('is offered again at once when its instance loses the reader thread, and finishes once', async () => {
+      const tenant = await createTenant(t);
+      const { id } = (await importCsv(tenant, `phone,name\n${numbered(20_000)}\n`).expect(202)).body.data;
+      const row = () =>
+        t.database.run(async (sql) => (await sql.get<{ position: number; attempts: number }>('SELECT position, attempts FROM contact_import WHERE id = ?', [id]))!);
+      await until(row, ({ position }) => Number(position) > 0, 15_000, 5);
+      await t.app.get(ImportReader).onApplicationShutdown();
+      const lost = Date.now();
+      const finished = await until(() => job(tenant, id), ({ status }) => status === 'completed', 30_000);
+
+      // well within the 60 s lease it would otherwise have waited out
+      expect(Date.now() - lost).toBeLessThan(20_000);
+      expect(finished).toEqual(expect.objectContaining({ rows: 20_000, created: 20_000, duplicates: 0, invalid: 0, errors: [] }));
+      expect(Number((await row()).attempts)).toBe(2);
+      expect(await contactCount(tenant)).toBe(20_000);
+    }, 60_000);
 
     it('is failed once it has been taken up 5 times without finishing', async () => {
       const tenant = await createTenant(t);

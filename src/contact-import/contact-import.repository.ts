@@ -123,6 +123,11 @@ export class ContactImportRepository {
     return IMPORTS.renew(sql, ids, lease, now);
   }
 
+  /** Gives a job `owner` holds back to every instance, due at once. */
+  release(sql: Sql, id: string, owner: string, now: Date): Promise<number> {
+    return IMPORTS.release(sql, [id], owner, now);
+  }
+
   /** In the unit that imports part of a job: extends its claim, or throws LeaseLost when another instance holds it. */
   hold(sql: Sql, queue: string, id: string, lease: Lease, now: Date): Promise<void> {
     return IMPORTS.hold(sql, queue, id, lease, now);
