@@ -19,6 +19,7 @@ interface Account {
 }
 
 const recipient = (n: number) => `+2250708${String(n).padStart(6, '0')}`;
+const wrongCode = (code: string) => code.replace(/\d/g, (digit) => String((Number(digit) + 1) % 10));
 const countBy = (answers: Answer[]) =>
   answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -33,7 +34,11 @@ describe('three instances on a three-node Galera cluster', () => {
   const servers: Array<ServerProcess & { base: string }> = [];
 
   const call = (instance: number, method: string, path: string, key: string, body?: object) =>
-    callInstance(servers.map((server) => server.base), instance, { method, path, key, body });
+    callInstance(
+      servers.map((server) => server.base),
+      instance,
+      { method, path, key, body },
+    );
   const send = (instance: number, account: Account, to: string) =>
     call(instance, 'POST', '/v1/otp/send', account.api_key, { channel: 'SMS', to, message: MESSAGE });
   const verify = (instance: number, account: Account, to: string, code: string) =>
@@ -96,6 +101,34 @@ describe('three instances on a three-node Galera cluster', () => {
     expect(countBy(answers)).toEqual({ 200: 5, 429: 10 });
     expect((await call(1, 'GET', '/v1/account', account.api_key)).body.data.balance).toBe(100 - 5 * COST);
   }, 90_000);
+
+  it('counts wrong codes across the three: 5 alternating between them, then even the right code is refused with 429', async () => {
+    const account = createAccount('Galera Attempt Limit', '100');
+    const sent = await send(0, account, recipient(3));
+    const code: string = sent.body.data.code;
+
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const answer = await verify(attempt, account, recipient(3), wrongCode(code));
+      expect(answer.body).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['code: code OTP invalide'] });
+    }
+    const sixth = await verify(5, account, recipient(3), code);
+
+    expect(sixth.body).toEqual({ status: 429, message: 'trop_de_tentatives', errors: [expect.any(String)] });
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('counts 15 simultaneous wrong codes spread over the three: 5 × 400, 10 × 429, then the right code 429', async () => {
+    const account = createAccount('Galera Attempt Race', '100');
+    const sent = await send(0, account, recipient(4));
+    const code: string = sent.body.data.code;
+
+    const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => verify(i, account, recipient(4), wrongCode(code))));
+
+    expect(countBy(answers)).toEqual({ 400: 5, 429: 10 });
+    expect((await verify(2, account, recipient(4), code)).body).toEqual({ status: 429, message: 'trop_de_tentatives', errors: [expect.any(String)] });
+    const [otp] = await query(env, 'SELECT attempts FROM otp WHERE uniq_id = ?', [sent.body.data.uniq_id]);
+    expect(Number(otp!.attempts)).toBe(5);
+  }, 60_000);
 
   it(`lets exactly ${RATE_LIMIT} simultaneous requests of one credential through the three in a minute`, async () => {
     const account = createAccount('Galera Rate Limit', '10');
