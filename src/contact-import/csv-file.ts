@@ -1,8 +1,7 @@
-import { finished } from 'node:stream/promises';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CsvError, parse } from 'csv-parse';
+import { parseOnHalfThread } from './csv-half.js';
+import { CsvFailure, parseRecords, type Delimiter, type SecondHalfParser } from './csv-records.js';
 
-export type Delimiter = ',' | ';';
+export type { Delimiter } from './csv-records.js';
 
 /** A CSV file as rows of cells: its header, then its data records in file order (record `i` is spreadsheet row `i + 2`). */
 export interface CsvTable {
@@ -22,16 +21,15 @@ export class ImportFileError extends Error {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const ZIP_MAGIC = Buffer.from('PK\x03\x04', 'latin1');
-/** Bytes handed to the parser at a time: a large file is parsed over many turns of the event loop, not in one. */
-const SLICE_BYTES = 128 * 1024;
 
 /**
  * Reads a CSV file: UTF-8 only (checked whole, BOM stripped), the delimiter
  * given or, when null, the one of `,` and `;` its first line uses most.
  * Quotes follow RFC 4180, leniently (a quote inside an unquoted cell is
- * kept); rows may have fewer or more cells than the header.
+ * kept); rows may have fewer or more cells than the header. A large file's
+ * second half is parsed on a thread of its own (`secondHalf`) meanwhile.
  */
-export async function readCsvFile(bytes: Buffer, delimiter: Delimiter | null): Promise<CsvTable> {
+export async function readCsvFile(bytes: Buffer, delimiter: Delimiter | null, secondHalf: SecondHalfParser | null = parseOnHalfThread): Promise<CsvTable> {
   if (bytes.subarray(0, ZIP_MAGIC.length).equals(ZIP_MAGIC)) {
     throw new ImportFileError(0, 'fichier: classeur Excel reçu, enregistrez-le au format CSV UTF-8');
   }
@@ -41,7 +39,10 @@ export async function readCsvFile(bytes: Buffer, delimiter: Delimiter | null): P
   } catch {
     throw new ImportFileError(0, 'fichier: encodage UTF-8 attendu');
   }
-  const [header, ...records] = await parseInSlices(bytes, delimiter ?? detectDelimiter(text));
+  const [header, ...records] = await parseRecords(bytes, delimiter ?? detectDelimiter(text), secondHalf).catch((error: unknown) => {
+    if (!(error instanceof CsvFailure)) throw error;
+    throw new ImportFileError(error.records + 1, `fichier: CSV illisible (${describe(error.code)})`);
+  });
   if (!header || header.every((cell) => cell.trim() === '')) throw new ImportFileError(1, "fichier: ligne d'en-tête obligatoire");
   return { header, records };
 }
@@ -59,28 +60,6 @@ export function detectDelimiter(text: string): Delimiter {
     else if (char === ';') semicolons++;
   }
   return semicolons > commas ? ';' : ',';
-}
-
-async function parseInSlices(bytes: Buffer, delimiter: Delimiter): Promise<string[][]> {
-  const parser = parse({ delimiter, bom: true, relax_column_count: true, relax_quotes: true });
-  const records: string[][] = [];
-  parser.on('data', (record: string[]) => records.push(record));
-  const failure = finished(parser).then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  for (let start = 0; start < bytes.length && !parser.destroyed; start += SLICE_BYTES) {
-    parser.write(bytes.subarray(start, start + SLICE_BYTES));
-    await nextTurn();
-  }
-  if (!parser.destroyed) parser.end();
-  const error = await failure;
-  if (error instanceof CsvError) {
-    const records = (error as CsvError & { records?: number }).records ?? 0;
-    throw new ImportFileError(records + 1, `fichier: CSV illisible (${describe(error.code)})`);
-  }
-  if (error) throw error;
-  return records;
 }
 
 function describe(code: string): string {
