@@ -218,6 +218,27 @@ describe('/v1/hlr with the local provider', () => {
       expect((await read(tenant, '0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10').expect(404)).body).toEqual(notFound);
     });
 
+    it("keeps to the key's mode: a live lookup is 404 to a sandbox key and a sandbox one to a live key, and each lists its own", async () => {
+      const tenant = await createTenant(t);
+      const { api_key } = await t.admin.createApiKey(tenant.userId, true);
+      const sandbox = { ...tenant, auth: `Bearer ${api_key}` };
+      const live = (await submit(tenant, { number: '+2250707070707' }).expect(200)).body.data;
+      const test = (await submit(sandbox, { number: '+2250505050505' }).expect(200)).body.data;
+      await t.drain(HLR_QUEUE);
+
+      const notFound = { status: 404, message: 'Non trouvé', errors: ['id: aucune recherche HLR pour cet identifiant ou ce lot'] };
+      for (const [reader, own, other] of [
+        [tenant, live, test],
+        [sandbox, test, live],
+      ] as const) {
+        expect((await read(reader, own.lookups[0].id).expect(200)).body.data.id).toBe(own.lookups[0].id);
+        expect((await read(reader, own.lot).expect(200)).body.data.id).toBe(own.lookups[0].id);
+        expect((await read(reader, other.lookups[0].id).expect(404)).body).toEqual(notFound);
+        expect((await read(reader, other.lot).expect(404)).body).toEqual(notFound);
+        expect((await list(reader).expect(200)).body.data.items.map((item: { id: string }) => item.id)).toEqual([own.lookups[0].id]);
+      }
+    });
+
     it('lists newest first with the lot and status filters, paging by cursor', async () => {
       const tenant = await createTenant(t);
       await t.app.get(JobRunner).pause(HLR_QUEUE);

@@ -54,10 +54,13 @@ export class HlrController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Read one lookup by its id, or the first one of a lot' })
+  @ApiOperation({
+    summary: 'Read one lookup by its id, or the first one of a lot',
+    description: 'A key reads the lookups of its own mode (live or sandbox).',
+  })
   @ApiParam({ name: 'id', description: 'The `id` of the lookup, or its `lot`', example: '0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10' })
   @RespondWith(200, 'succès', HlrLookupDto)
-  @ApiFailure(404, 'Non trouvé', "No lookup with this id or lot in the caller's account", { errors: [HLR_NOT_FOUND] })
+  @ApiFailure(404, 'Non trouvé', "No lookup with this id or lot in the caller's account and mode", { errors: [HLR_NOT_FOUND] })
   findOne(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<HlrLookupDto> {
     return this.hlr.findOne(principal, id);
   }

@@ -85,7 +85,7 @@ export class HlrWorker implements JobQueue<HlrLookupRecord> {
       if (outcome.status === 'failed' && lookup.amount > 0) {
         await this.ledger.add(sql, lookup.accountId, lookup.amount, 'refund', { type: 'hlr', id: lookup.id, lot: lookup.lot }, at);
       }
-      const finished = (await this.lookups.find(sql, lookup.accountId, lookup.id))!;
+      const finished = (await this.lookups.find(sql, lookup.accountId, lookup.sandbox, lookup.id))!;
       await this.webhooks.emit(sql, {
         accountId: lookup.accountId,
         type: 'hlr.completed',
