@@ -131,15 +131,33 @@ describe('/v1/hlr with the local provider', () => {
       expect((await submit(tenant, { number: '+2250505050505' }, headers).expect(422)).body.message).toBe('cle_idempotence_reutilisee');
     });
 
-    it('with a sandbox key: records marked sandbox, nothing debited, answered from the numbering plan', async () => {
+    it('with a sandbox key: records marked sandbox, nothing debited; the sandbox recipients end as their messages do, others from the numbering plan', async () => {
       const tenant = await createTenant(t);
       const { api_key } = await t.admin.createApiKey(tenant.userId, true);
       const sandbox = { ...tenant, auth: `Bearer ${api_key}` };
-      const [lookup] = await lookedUp(sandbox, ['+2250707070707']);
-      expect(lookup).toMatchObject({ status: 'completed', amount: 0, sandbox: true, provider: 'sandbox', network_name: "Orange Côte d'Ivoire" });
+      const lookups = await lookedUp(sandbox, ['+2250700000001', '+2250700000002', '+2250700000003', '+2250707070707']);
+      const common = { amount: 0, sandbox: true, provider: 'sandbox' };
+      expect(lookups).toEqual([
+        expect.objectContaining({ ...common, number: '+2250700000001', status: 'completed', reachable: 'reachable', error: null }),
+        expect.objectContaining({ ...common, number: '+2250700000002', status: 'completed', reachable: 'absent', error: null }),
+        expect.objectContaining({
+          ...common,
+          number: '+2250700000003',
+          status: 'failed',
+          reachable: null,
+          error: 'sandbox: numéro de test dont la recherche échoue toujours',
+        }),
+        expect.objectContaining({
+          ...common,
+          number: '+2250707070707',
+          status: 'completed',
+          reachable: 'unknown',
+          network_name: "Orange Côte d'Ivoire",
+        }),
+      ]);
+      // never debited, so the failed lookup has nothing to refund
       expect(await balanceOf(tenant)).toBe(1000);
-      expect((await list(sandbox).expect(200)).body.data.items).toHaveLength(1);
-      expect((await list(tenant).expect(200)).body.data.items).toHaveLength(0);
+      expect(await ledgerOf(tenant)).toEqual([]);
     });
   });
 

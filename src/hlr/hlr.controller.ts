@@ -29,7 +29,9 @@ export class HlrController {
       'Each valid number becomes a `pending` lookup charged from its country\'s HLR price; invalid and repeated numbers are listed in ' +
       '`rejected`, neither stored nor charged. The total is debited at once (402 stores nothing). Answers arrive as `hlr.completed` ' +
       'events and through `GET /v1/hlr/{id}`; a lookup that fails (vendor error or timeout) is refunded once, while an answer such as ' +
-      '`absent` or `bad_number` is a result and stays charged. A sandbox key pays nothing and is answered from the numbering plan.',
+      '`absent` or `bad_number` is a result and stays charged. A sandbox key pays nothing and reaches no vendor: a lookup of ' +
+      '`+2250700000001` is `reachable`, of `+2250700000002` `absent`, of `+2250700000003` `failed` (as their sandbox SMS end), ' +
+      'of any other number answered from the numbering plan.',
   })
   @RespondWith(200, 'succès', HlrBatchDto)
   @ApiFailure(400, 'erreur_de_validation', 'One text per invalid field; `numbers: aucun numéro valide` with the first 20 refusals', {

@@ -24,7 +24,7 @@ const LEASE_MARGIN_MS = 30_000;
 
 /**
  * The lookup queue, on every instance: claims pending lookups with a lease,
- * asks the provider (the vendor for live keys, the numbering plan for
+ * asks the provider (the vendor for live keys, SandboxHlrProvider for
  * sandbox keys), then records each outcome in a transaction of its own: the
  * conditional update to `completed` or `failed`, the refund of a failed one
  * and its `hlr.completed` event commit together, once. A lookup whose
