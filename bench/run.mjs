@@ -33,8 +33,9 @@
 // --sms-out and --metrics share one fill: 1,000,000 messages of one account over the last 360 days, written with bulk
 // SQL, three in five of them matching every filter that can lead GET /v1/sms/out's query (600,000 rows, 6,000 pages of
 // 100). --sms-out measures the first and the 5,000th page of GET /v1/sms/out?limit=100 alike, unfiltered and under each
-// filter (the ratio should be near 1); --metrics measures GET /v1/metrics over the whole year by month, by week, by day
-// and by day for one campaign, one client at a time: req/s, p50 and p99.
+// filter (the ratio should be near 1); --metrics prints the EXPLAIN plan of GET /v1/metrics's count on the filled table
+// (a read of a whole table or index stops the bench), then measures GET /v1/metrics over the whole year by month, by
+// week, by day and by day for one campaign, one client at a time: req/s, p50 and p99.
 // Then the webhook fan-out: N due events written to the webhook outbox with bulk SQL, each to a receiver in
 // this process; events delivered per second (signed, every attempt recorded) from the first to the last received.
 // Then the CSV import: a file of N contacts POSTed to /v1/contact/import, rows imported per second from the request
@@ -61,7 +62,7 @@ import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, SERVICE_NO
 import { campaignThroughput } from './lib/campaigns.mjs';
 import { importThroughput } from './lib/imports.mjs';
 import { galeraComparison, galeraLines } from './lib/galera.mjs';
-import { fillMessageYear, metricsLoad, smsOutPaging } from './lib/message-year.mjs';
+import { fillMessageYear, metricsLoad, metricsPlans, smsOutPaging } from './lib/message-year.mjs';
 import { smscHandOver } from './lib/hand-over.mjs';
 import { printTable, SMS_SEND } from './lib/report.mjs';
 import { startReceiver, webhookFanOut } from './lib/webhooks.mjs';
@@ -332,8 +333,11 @@ async function benchDatabase(db) {
     console.log(`a year of messages: 1,000,000 written in ${Math.round((Date.now() - started) / 1000)} s`);
     const auth = `Bearer ${yearAccount.api_key}`;
     if (smsOut) result.sms_out = await smsOutPaging(server.url, auth, year, yearAccount.sender_id, { connections: 10, duration });
-    // one client: each request counts a year, and a second one would only wait for it
-    if (metrics) result.metrics = await metricsLoad(server.url, auth, year, { connections: 1, duration });
+    if (metrics) {
+      result.metrics_plans = await metricsPlans(oursEnv, yearAccount, year);
+      // one client: each request counts a year, and a second one would only wait for it
+      result.metrics = await metricsLoad(server.url, auth, year, { connections: 1, duration });
+    }
   }
 
   if (!only || only === 'webhooks-only') {

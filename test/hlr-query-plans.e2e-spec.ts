@@ -61,7 +61,7 @@ describe('query plans of HLR lookups', () => {
       /FROM hlr_lookup WHERE available_at <= \?/,
       /UPDATE hlr_lookup SET status = \?/,
       /FROM hlr_lookup WHERE id = \? AND account_id = \?/,
-      /FROM hlr_lookup WHERE account_id = \? AND lot = \? ORDER BY id LIMIT 1/,
+      /FROM hlr_lookup WHERE account_id = \? AND lot = \? AND sandbox = \? ORDER BY id LIMIT 1/,
       /FROM hlr_lookup WHERE account_id = \? AND status = \?/,
     ]) {
       expect(ran.some((statement) => shape.test(statement.query))).toBe(true);

@@ -131,15 +131,33 @@ describe('/v1/hlr with the local provider', () => {
       expect((await submit(tenant, { number: '+2250505050505' }, headers).expect(422)).body.message).toBe('cle_idempotence_reutilisee');
     });
 
-    it('with a sandbox key: records marked sandbox, nothing debited, answered from the numbering plan', async () => {
+    it('with a sandbox key: records marked sandbox, nothing debited; the sandbox recipients end as their messages do, others from the numbering plan', async () => {
       const tenant = await createTenant(t);
       const { api_key } = await t.admin.createApiKey(tenant.userId, true);
       const sandbox = { ...tenant, auth: `Bearer ${api_key}` };
-      const [lookup] = await lookedUp(sandbox, ['+2250707070707']);
-      expect(lookup).toMatchObject({ status: 'completed', amount: 0, sandbox: true, provider: 'sandbox', network_name: "Orange Côte d'Ivoire" });
+      const lookups = await lookedUp(sandbox, ['+2250700000001', '+2250700000002', '+2250700000003', '+2250707070707']);
+      const common = { amount: 0, sandbox: true, provider: 'sandbox' };
+      expect(lookups).toEqual([
+        expect.objectContaining({ ...common, number: '+2250700000001', status: 'completed', reachable: 'reachable', error: null }),
+        expect.objectContaining({ ...common, number: '+2250700000002', status: 'completed', reachable: 'absent', error: null }),
+        expect.objectContaining({
+          ...common,
+          number: '+2250700000003',
+          status: 'failed',
+          reachable: null,
+          error: 'sandbox: numéro de test dont la recherche échoue toujours',
+        }),
+        expect.objectContaining({
+          ...common,
+          number: '+2250707070707',
+          status: 'completed',
+          reachable: 'unknown',
+          network_name: "Orange Côte d'Ivoire",
+        }),
+      ]);
+      // never debited, so the failed lookup has nothing to refund
       expect(await balanceOf(tenant)).toBe(1000);
-      expect((await list(sandbox).expect(200)).body.data.items).toHaveLength(1);
-      expect((await list(tenant).expect(200)).body.data.items).toHaveLength(0);
+      expect(await ledgerOf(tenant)).toEqual([]);
     });
   });
 
@@ -216,6 +234,27 @@ describe('/v1/hlr with the local provider', () => {
       expect((await read(other, batch.lookups[0].id).expect(404)).body).toEqual(notFound);
       expect((await read(tenant, 'nope').expect(404)).body).toEqual(notFound);
       expect((await read(tenant, '0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10').expect(404)).body).toEqual(notFound);
+    });
+
+    it("keeps to the key's mode: a live lookup is 404 to a sandbox key and a sandbox one to a live key, and each lists its own", async () => {
+      const tenant = await createTenant(t);
+      const { api_key } = await t.admin.createApiKey(tenant.userId, true);
+      const sandbox = { ...tenant, auth: `Bearer ${api_key}` };
+      const live = (await submit(tenant, { number: '+2250707070707' }).expect(200)).body.data;
+      const test = (await submit(sandbox, { number: '+2250505050505' }).expect(200)).body.data;
+      await t.drain(HLR_QUEUE);
+
+      const notFound = { status: 404, message: 'Non trouvé', errors: ['id: aucune recherche HLR pour cet identifiant ou ce lot'] };
+      for (const [reader, own, other] of [
+        [tenant, live, test],
+        [sandbox, test, live],
+      ] as const) {
+        expect((await read(reader, own.lookups[0].id).expect(200)).body.data.id).toBe(own.lookups[0].id);
+        expect((await read(reader, own.lot).expect(200)).body.data.id).toBe(own.lookups[0].id);
+        expect((await read(reader, other.lookups[0].id).expect(404)).body).toEqual(notFound);
+        expect((await read(reader, other.lot).expect(404)).body).toEqual(notFound);
+        expect((await list(reader).expect(200)).body.data.items.map((item: { id: string }) => item.id)).toEqual([own.lookups[0].id]);
+      }
     });
 
     it('lists newest first with the lot and status filters, paging by cursor', async () => {

@@ -76,6 +76,105 @@ describe('GET /v1/metrics', () => {
     });
   });
 
+  it('counts the 25-hour fall-back day in Europe/Paris as one day, both of its 02:00–03:00 hours included', async () => {
+    const tenant = await createTenant(t);
+    // CEST until 2026-10-25 01:00 UTC, CET after: local 02:00–03:00 is 00:00–01:00 UTC and again 01:00–02:00 UTC;
+    // the 25th runs from 22:00 UTC on the 24th to 23:00 UTC on the 25th
+    const written: Array<[at: string, status: string]> = [
+      ['2026-10-24T21:59:00.000Z', 'delivered'], // 23:59 on the 24th
+      ['2026-10-24T22:00:00.000Z', 'delivered'], // 00:00 on the 25th
+      ['2026-10-25T00:15:00.000Z', 'delivered'], // 02:15 CEST
+      ['2026-10-25T00:59:00.000Z', 'sent'], // 02:59 CEST
+      ['2026-10-25T01:15:00.000Z', 'failed'], // 02:15 CET
+      ['2026-10-25T01:59:00.000Z', 'undelivered'], // 02:59 CET
+      ['2026-10-25T22:59:00.000Z', 'delivered'], // 23:59 on the 25th
+      ['2026-10-25T23:00:00.000Z', 'failed'], // 00:00 on the 26th
+    ];
+    for (const [at, status] of written) {
+      await write(tenant, at);
+      await setStatus(tenant, at, status);
+    }
+
+    const answer = await metrics(tenant, {
+      created_from: '2026-10-24T00:00:00+02:00',
+      created_to: '2026-10-27T00:00:00+01:00',
+      timezone: 'Europe/Paris',
+    }).expect(200);
+
+    expect(answer.body.data.buckets).toEqual([
+      { period: '2026-10-24', messages: 1, segments: 1, amount: 2.5, by_status: { ...ZERO, delivered: 1 }, delivery_rate: 1, failure_rate: 0 },
+      // handed over 5 (3 delivered, 1 sent, 1 undelivered): 3 ÷ 5; failed 1 of 6
+      {
+        period: '2026-10-25',
+        messages: 6,
+        segments: 6,
+        amount: 15,
+        by_status: { ...ZERO, delivered: 3, sent: 1, failed: 1, undelivered: 1 },
+        delivery_rate: 0.6,
+        failure_rate: 0.1667,
+      },
+      { period: '2026-10-26', messages: 1, segments: 1, amount: 2.5, by_status: { ...ZERO, failed: 1 }, delivery_rate: null, failure_rate: 1 },
+    ]);
+    expect(answer.body.data.totals).toMatchObject({ messages: 8, by_status: { ...ZERO, delivered: 4, sent: 1, failed: 2, undelivered: 1 } });
+  });
+
+  it('counts Europe/Paris weeks from local Monday midnight, the week of the October change holding its 169 hours', async () => {
+    const tenant = await createTenant(t);
+    // Monday 2026-10-19 00:00 CEST is 22:00 UTC on the 18th; Monday the 26th 00:00 CET is 23:00 UTC on the 25th
+    for (const at of [
+      '2026-10-18T21:59:00Z', // Sunday 23:59 CEST: the week of the 12th
+      '2026-10-18T22:00:00Z', // Monday 00:00 CEST: the week of the 19th
+      '2026-10-25T00:30:00Z', // 02:30 CEST
+      '2026-10-25T01:30:00Z', // 02:30 CET
+      '2026-10-25T22:59:00Z', // Sunday 23:59 CET
+      '2026-10-25T23:00:00Z', // Monday 00:00 CET: the week of the 26th
+    ])
+      await write(tenant, at);
+
+    const weeks = (
+      await metrics(tenant, {
+        created_from: '2026-10-12T00:00:00+02:00',
+        created_to: '2026-11-02T00:00:00+01:00',
+        timezone: 'Europe/Paris',
+        granularity: 'week',
+      }).expect(200)
+    ).body.data.buckets;
+
+    expect(weeks.map((bucket: { period: string; messages: number }) => [bucket.period, bucket.messages])).toEqual([
+      ['2026-10-12', 1],
+      ['2026-10-19', 4],
+      ['2026-10-26', 1],
+    ]);
+  });
+
+  it('counts the Europe/Paris month of March from local midnight in CET to local midnight in CEST', async () => {
+    const tenant = await createTenant(t);
+    // March 1 00:00 CET is 23:00 UTC on February 28; April 1 00:00 CEST is 22:00 UTC on March 31
+    for (const at of [
+      '2026-02-28T22:59:00Z', // February 28, 23:59
+      '2026-02-28T23:00:00Z', // March 1, 00:00
+      '2026-03-29T01:30:00Z', // March 29, 03:30 CEST, just after the change
+      '2026-03-31T21:59:00Z', // March 31, 23:59
+      '2026-03-31T22:00:00Z', // April 1, 00:00
+    ])
+      await write(tenant, at);
+
+    const months = (
+      await metrics(tenant, {
+        created_from: '2026-02-01T00:00:00+01:00',
+        created_to: '2026-05-01T00:00:00+02:00',
+        timezone: 'Europe/Paris',
+        granularity: 'month',
+      }).expect(200)
+    ).body.data.buckets;
+
+    expect(months.map((bucket: { period: string; messages: number }) => [bucket.period, bucket.messages])).toEqual([
+      ['2026-02', 1],
+      ['2026-03', 3],
+      ['2026-04', 1],
+    ]);
+  });
+
   it('counts by local day in Asia/Kolkata (UTC+05:30), where local midnight is half past a UTC hour', async () => {
     const tenant = await createTenant(t);
     for (const time of ['2026-05-10T18:29:00.000Z', '2026-05-10T18:30:00.000Z', '2026-05-10T18:45:00.000Z', '2026-05-11T18:29:59.000Z']) await write(tenant, time);

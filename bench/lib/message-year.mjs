@@ -1,9 +1,10 @@
 // A year of 1,000,000 messages for one account, written with bulk SQL: GET /v1/sms/out paged deep under each filter
-// that can lead its query, and GET /v1/metrics over the whole year.
+// that can lead its query, and GET /v1/metrics over the whole year, its plan first.
 import { ulid } from 'ulid';
 import { v7 as uuidv7 } from 'uuid';
+import { mysqlScans, sqliteScans } from '../../test/support/plan-scans.ts';
 import { CONTACT } from './address-book.mjs';
-import { bulkWriter } from './fill.mjs';
+import { bulkWriter, mysqlConnection, sqliteConnection } from './fill.mjs';
 import { measure, recipientNumber } from './load.mjs';
 import { pagingComparison } from './paging.mjs';
 
@@ -111,9 +112,68 @@ export async function smsOutPaging(url, auth, year, senderId, { connections, dur
   return pagingComparison(url, auth, lists, { connections, duration, limit: 100 });
 }
 
+const metricsRange = (year) => ({ from: new Date(year.to.getTime() - 365 * DAY_MS), to: year.to });
+
+/**
+ * The plans of GET /v1/metrics's count (the repository's own statement) on the filled table, over the year that
+ * metricsLoad asks for: unfiltered (by month, week or day alike) and for one campaign. Each is printed, and one that
+ * reads a whole table or index, by the test suite's query-plan check, throws.
+ */
+export async function metricsPlans(env, account, year) {
+  // built by then: bench/run.mjs builds before it starts
+  const { slotCountStatement } = await import('../../dist/usage/usage.repository.js');
+  const { bindParam } = await import('../../dist/database/sql.js');
+  const dialect = env.DB_TYPE === 'mysql' ? 'mysql' : 'sqlite';
+  const plan = dialect === 'mysql' ? await mysqlPlans(env) : await sqlitePlans(env);
+  const filters = { accountId: account.account_id, sandbox: false, ...metricsRange(year) };
+  const plans = {};
+  try {
+    for (const [name, extra] of Object.entries({ year: {}, campaign: { campaignId: year.campaignId } })) {
+      const { query, params } = slotCountStatement(dialect, { ...filters, ...extra }, 60);
+      const bound = params.map((param) => bindParam(dialect, param));
+      const { steps, scans } = await plan.of(query, bound);
+      plans[name] = steps;
+      console.log(`metrics plan, ${name}:\n  ${steps.join('\n  ')}`);
+      if (scans.length > 0) throw new Error(`GET /v1/metrics (${name}) reads a whole table or index: ${scans.join('; ')}\n${query}`);
+    }
+  } finally {
+    await plan.close();
+  }
+  return plans;
+}
+
+/** A statement's plan on SQLite: its steps, as printed, and those that scan. */
+async function sqlitePlans(env) {
+  const db = await sqliteConnection(env);
+  return {
+    of: async (query, params) => {
+      const steps = db
+        .prepare(`EXPLAIN QUERY PLAN ${query}`)
+        .all(params)
+        .map((step) => step.detail);
+      return { steps, scans: sqliteScans(steps) };
+    },
+    close: async () => db.close(),
+  };
+}
+
+/** A statement's plan on MariaDB: its steps, as printed, and those that scan. */
+async function mysqlPlans(env) {
+  const connection = await mysqlConnection(env);
+  return {
+    of: async (query, params) => {
+      const [rows] = await connection.query(`EXPLAIN ${query}`, params);
+      const steps = rows.map((step) => `${step.table}: ${step.type}, key ${step.key}, rows ${step.rows}${step.Extra ? `, ${step.Extra}` : ''}`);
+      return { steps, scans: mysqlScans(rows) };
+    },
+    close: async () => connection.end(),
+  };
+}
+
 /** GET /v1/metrics over the whole year, by month, week and day, and by day for one campaign: req/s, p50 and p99. */
 export async function metricsLoad(url, auth, year, { connections, duration }) {
-  const range = { created_from: new Date(year.to.getTime() - 365 * DAY_MS).toISOString(), created_to: year.to.toISOString() };
+  const { from, to } = metricsRange(year);
+  const range = { created_from: from.toISOString(), created_to: to.toISOString() };
   const queries = {
     month: { granularity: 'month' },
     week: { granularity: 'week' },

@@ -125,11 +125,11 @@ export class HlrLookupRepository {
     );
   }
 
-  /** The lookup with this id, else the first of the lot with this name. */
-  async find(sql: Sql, accountId: string, idOrLot: string): Promise<HlrLookupRecord | null> {
+  /** The lookup of this mode with this id, else the first of the lot with this name. */
+  async find(sql: Sql, accountId: string, sandbox: boolean, idOrLot: string): Promise<HlrLookupRecord | null> {
     const row =
-      (await sql.get<HlrRow>(`${SELECT} WHERE id = ? AND account_id = ?`, [idOrLot, accountId])) ??
-      (await sql.get<HlrRow>(`${SELECT} WHERE account_id = ? AND lot = ? ORDER BY id LIMIT 1`, [accountId, idOrLot]));
+      (await sql.get<HlrRow>(`${SELECT} WHERE id = ? AND account_id = ? AND sandbox = ?`, [idOrLot, accountId, sandbox])) ??
+      (await sql.get<HlrRow>(`${SELECT} WHERE account_id = ? AND lot = ? AND sandbox = ? ORDER BY id LIMIT 1`, [accountId, idOrLot, sandbox]));
     return row ? toRecord(row) : null;
   }
 

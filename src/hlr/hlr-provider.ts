@@ -35,5 +35,5 @@ export interface HlrProvider {
 }
 
 export const HLR_PROVIDER = Symbol('HLR_PROVIDER');
-/** Sandbox lookups never reach a vendor: they are answered from the numbering plan. */
+/** Sandbox lookups never reach a vendor (SandboxHlrProvider). */
 export const SANDBOX_HLR_PROVIDER = Symbol('SANDBOX_HLR_PROVIDER');

@@ -29,7 +29,9 @@ export class HlrController {
       'Each valid number becomes a `pending` lookup charged from its country\'s HLR price; invalid and repeated numbers are listed in ' +
       '`rejected`, neither stored nor charged. The total is debited at once (402 stores nothing). Answers arrive as `hlr.completed` ' +
       'events and through `GET /v1/hlr/{id}`; a lookup that fails (vendor error or timeout) is refunded once, while an answer such as ' +
-      '`absent` or `bad_number` is a result and stays charged. A sandbox key pays nothing and is answered from the numbering plan.',
+      '`absent` or `bad_number` is a result and stays charged. A sandbox key pays nothing and reaches no vendor: a lookup of ' +
+      '`+2250700000001` is `reachable`, of `+2250700000002` `absent`, of `+2250700000003` `failed` (as their sandbox SMS end), ' +
+      'of any other number answered from the numbering plan.',
   })
   @RespondWith(200, 'succès', HlrBatchDto)
   @ApiFailure(400, 'erreur_de_validation', 'One text per invalid field; `numbers: aucun numéro valide` with the first 20 refusals', {
@@ -54,10 +56,13 @@ export class HlrController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Read one lookup by its id, or the first one of a lot' })
+  @ApiOperation({
+    summary: 'Read one lookup by its id, or the first one of a lot',
+    description: 'A key reads the lookups of its own mode (live or sandbox).',
+  })
   @ApiParam({ name: 'id', description: 'The `id` of the lookup, or its `lot`', example: '0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10' })
   @RespondWith(200, 'succès', HlrLookupDto)
-  @ApiFailure(404, 'Non trouvé', "No lookup with this id or lot in the caller's account", { errors: [HLR_NOT_FOUND] })
+  @ApiFailure(404, 'Non trouvé', "No lookup with this id or lot in the caller's account and mode", { errors: [HLR_NOT_FOUND] })
   findOne(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<HlrLookupDto> {
     return this.hlr.findOne(principal, id);
   }

@@ -9,6 +9,7 @@ import { HlrController } from './hlr.controller.js';
 import { HlrService } from './hlr.service.js';
 import { HlrWorker } from './hlr.worker.js';
 import { LocalHlrProvider } from './local-hlr.provider.js';
+import { SandboxHlrProvider } from './sandbox-hlr.provider.js';
 import { SubmitHlr } from './submit-hlr.usecase.js';
 import { VonageHlrProvider } from './vonage-hlr.provider.js';
 
@@ -28,7 +29,7 @@ function providerFor(config: HlrConfig): HlrProvider {
     SubmitHlr,
     HlrWorker,
     { provide: HLR_PROVIDER, inject: [hlrConfig.KEY], useFactory: providerFor },
-    { provide: SANDBOX_HLR_PROVIDER, useValue: new LocalHlrProvider('sandbox') },
+    { provide: SANDBOX_HLR_PROVIDER, useValue: new SandboxHlrProvider() },
   ],
 })
 export class HlrModule {}

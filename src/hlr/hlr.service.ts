@@ -9,7 +9,7 @@ import { HlrLookupRepository, type HlrLookupRecord } from './hlr-lookup.reposito
 
 export const HLR_NOT_FOUND = 'id: aucune recherche HLR pour cet identifiant ou ce lot';
 
-/** Reading lookups: one by id (or the first of a lot), or a page of the calling key's mode. */
+/** Reading lookups of the calling key's mode: one by id (or the first of a lot), or a page. */
 @Injectable()
 export class HlrService {
   constructor(
@@ -18,7 +18,7 @@ export class HlrService {
   ) {}
 
   async findOne(principal: Principal, idOrLot: string): Promise<HlrLookupDto> {
-    const found = await this.database.run((sql) => this.lookups.find(sql, principal.accountId, idOrLot));
+    const found = await this.database.run((sql) => this.lookups.find(sql, principal.accountId, principal.test, idOrLot));
     if (!found) throw ApiError.notFound('Non trouvé', [HLR_NOT_FOUND]);
     return toHlrLookupDto(found);
   }

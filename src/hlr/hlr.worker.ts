@@ -24,7 +24,7 @@ const LEASE_MARGIN_MS = 30_000;
 
 /**
  * The lookup queue, on every instance: claims pending lookups with a lease,
- * asks the provider (the vendor for live keys, the numbering plan for
+ * asks the provider (the vendor for live keys, SandboxHlrProvider for
  * sandbox keys), then records each outcome in a transaction of its own: the
  * conditional update to `completed` or `failed`, the refund of a failed one
  * and its `hlr.completed` event commit together, once. A lookup whose
@@ -85,7 +85,7 @@ export class HlrWorker implements JobQueue<HlrLookupRecord> {
       if (outcome.status === 'failed' && lookup.amount > 0) {
         await this.ledger.add(sql, lookup.accountId, lookup.amount, 'refund', { type: 'hlr', id: lookup.id, lot: lookup.lot }, at);
       }
-      const finished = (await this.lookups.find(sql, lookup.accountId, lookup.id))!;
+      const finished = (await this.lookups.find(sql, lookup.accountId, lookup.sandbox, lookup.id))!;
       await this.webhooks.emit(sql, {
         accountId: lookup.accountId,
         type: 'hlr.completed',

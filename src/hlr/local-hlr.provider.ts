@@ -12,7 +12,7 @@ const MOBILE_TYPES = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
  * ported or roaming only the network knows: `unknown` and null.
  */
 export class LocalHlrProvider implements HlrProvider {
-  constructor(readonly name = 'local') {}
+  readonly name = 'local';
 
   lookup(number: string): Promise<HlrAnswer> {
     const parsed = parsePhoneNumberFromString(number);

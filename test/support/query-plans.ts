@@ -4,6 +4,7 @@ import type { Database as SqliteConnection } from 'better-sqlite3';
 import { ReportReads } from '../../src/database/report-reads.js';
 import { bindParam, type Param } from '../../src/database/sql.js';
 import { RunnerStatements, SqliteStatements, type Statement } from '../../src/database/statements.js';
+import { mysqlScans, sqliteScans, type MysqlPlanStep } from './plan-scans.js';
 
 /**
  * Records every statement the service sends to the database, with its
@@ -46,28 +47,16 @@ function listen<T extends object>(target: T, method: keyof T & string, listener:
 
 /**
  * The table accesses in the statement's plan that read a whole table or a
- * whole index instead of seeking in an index: SQLite's `SCAN …` steps, MySQL's
- * `ALL` and `index` access types or accesses without a key. The rows of a
- * subquery in FROM (a page of keys, found through an index) and of a union of
- * such subqueries are not counted.
+ * whole index instead of seeking in an index (plan-scans.ts).
  */
 export async function fullScans(dataSource: DataSource, { query, params }: Statement): Promise<string[]> {
   if (dataSource.options.type === 'better-sqlite3') {
     // prepared afresh: a prepared EXPLAIN keeps its plan after the schema changes
     const connection = (dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
     const plan = connection.prepare(`EXPLAIN QUERY PLAN ${query}`).all(...params) as Array<{ detail: string }>;
-    // a subquery's own rows (a page of keys found through an index) are read whole by design
-    const subqueries = new Set(plan.map((step) => /^(?:CO-ROUTINE|MATERIALIZE) (\S+)/.exec(step.detail)?.[1]).filter(Boolean));
-    return plan.map((step) => step.detail).filter((detail) => detail.startsWith('SCAN ') && !subqueries.has(detail.slice(5).split(' ')[0]));
+    return sqliteScans(plan.map((step) => step.detail));
   }
-  const plan = (await dataSource.query(`EXPLAIN ${query}`, params)) as Array<{ table: string | null; type: string | null; key: string | null }>;
-  // a row without a table is a note, such as "Impossible WHERE noticed after reading const tables";
-  // a derived table or a union's result holds the rows its own steps found;
-  // a `const` access without a key is an outer join whose condition no row can meet (a NULL key), which reads nothing
-  return plan
-    .filter((step) => step.table !== null && !/^<(derived|union)/.test(step.table))
-    .filter((step) => step.type === 'ALL' || step.type === 'index' || (step.key === null && step.type !== 'const'))
-    .map((step) => `${step.table}: ${step.type}, key ${step.key}`);
+  return mysqlScans((await dataSource.query(`EXPLAIN ${query}`, params)) as MysqlPlanStep[]);
 }
 
 /** The statements EXPLAIN can show a plan of (reads, updates, deletes), each once. */
