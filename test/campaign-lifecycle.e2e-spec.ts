@@ -39,6 +39,8 @@ describe('campaign lifecycle', () => {
   const launch = (tenant: Tenant, id: string, body: object = {}, headers: Record<string, string> = {}) =>
     t.http().post(`/v1/campaign/${id}/launch`).set(auth(tenant)).set(headers).send(body);
   const cancel = (tenant: Tenant, id: string, body: object = {}) => t.http().post(`/v1/campaign/${id}/cancel`).set(auth(tenant)).send(body);
+  const patch = (tenant: Tenant, id: string, body: object) => t.http().patch(`/v1/campaign/${id}`).set(auth(tenant)).send(body);
+  const remove = (tenant: Tenant, id: string) => t.http().delete(`/v1/campaign/${id}`).set(auth(tenant));
   const read = async (tenant: Tenant, id: string) => (await t.http().get(`/v1/campaign/${id}`).set(auth(tenant)).expect(200)).body.data;
   const newGroup = async (tenant: Tenant, members: string[]) => {
     const id = (await t.http().post('/v1/group').set(auth(tenant)).send({ name: `Groupe ${Math.random()}` }).expect(201)).body.data.id as string;
@@ -55,6 +57,13 @@ describe('campaign lifecycle', () => {
       expect(Number(ledger?.total)).toBe(Number(account?.balance));
       return Number(account?.balance) / 100;
     });
+  /** The account's ledger rows, oldest first: kind and amount in cents. */
+  const ledgerOf = async (tenant: Tenant) =>
+    (
+      await t.database.run((sql) =>
+        sql.all<{ kind: string; amount: number | string }>('SELECT kind, amount FROM ledger_entry WHERE account_id = ? ORDER BY id', [tenant.accountId]),
+      )
+    ).map((row) => [row.kind, Number(row.amount)]);
   const messagesOf = (campaignId: string) =>
     t.database.run((sql) =>
       sql.all<{ recipient: string; status: string; source: string; lot: string; amount: number | string; message: string }>(
@@ -137,8 +146,8 @@ describe('campaign lifecycle', () => {
     ]);
     expect((await launch(tenant, id).expect(409)).body).toEqual(refused('status: la campagne est terminée'));
     expect((await cancel(tenant, id).expect(409)).body).toEqual(refused('status: la campagne est terminée'));
-    expect((await t.http().patch(`/v1/campaign/${id}`).set(auth(tenant)).send({ name: 'x' }).expect(409)).body).toEqual(refused('status: la campagne est terminée'));
-    expect((await t.http().delete(`/v1/campaign/${id}`).set(auth(tenant)).expect(409)).body).toEqual(refused('status: la campagne est terminée'));
+    expect((await patch(tenant, id, { name: 'x' }).expect(409)).body).toEqual(refused('status: la campagne est terminée'));
+    expect((await remove(tenant, id).expect(409)).body).toEqual(refused('status: la campagne est terminée'));
   });
 
   it('personalises each text and appends the unsubscribe link, which counts in segments and cost', async () => {
@@ -205,15 +214,54 @@ describe('campaign lifecycle', () => {
     expect((await read(tenant, huge)).status).toBe('draft');
   });
 
-  it('launches once per Idempotency-Key: the replay answers the same and debits nothing more', async () => {
+  it('launches once per Idempotency-Key: the replay answers the same and debits nothing more; another body is 422', async () => {
     const tenant = await createTenant(t);
     const id = await create(tenant, { group_ids: [await newGroup(tenant, phones(7000, 4))] });
 
     const first = (await launch(tenant, id, {}, { 'Idempotency-Key': 'launch-1' }).expect(200)).body;
     const again = (await launch(tenant, id, {}, { 'Idempotency-Key': 'launch-1' }).expect(200)).body;
+    const sendAt = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
+    const reused = (await launch(tenant, id, { send_at: sendAt }, { 'Idempotency-Key': 'launch-1' }).expect(422)).body;
 
     expect(again).toEqual(first);
+    expect(reused).toEqual({ status: 422, message: 'cle_idempotence_reutilisee', errors: ['Idempotency-Key: déjà utilisée avec un autre corps de requête'] });
+    expect(await read(tenant, id)).toMatchObject({ status: 'running', send_at: first.data.send_at, lot: first.data.lot });
     expect(await balanceOf(tenant)).toBe(990);
+  });
+
+  it('refuses to launch a running campaign and to edit or delete a scheduled, a running or a cancelled one, and changes nothing', async () => {
+    const tenant = await createTenant(t);
+    const group = await newGroup(tenant, phones(9000, 2));
+    const scheduled = await create(tenant, { group_ids: [group] });
+    const running = await create(tenant, { group_ids: [group] });
+    const cancelled = await create(tenant, { group_ids: [group] });
+    const ids = [scheduled, running, cancelled];
+    const launched = 'status: la campagne est déjà lancée';
+    const state = async () => ({
+      campaigns: await Promise.all(ids.map((id) => read(tenant, id))),
+      stored: await Promise.all(ids.map((id) => stored(tenant, id))),
+      balance: await balanceOf(tenant),
+    });
+    await jobs.pause(CAMPAIGN_QUEUE);
+    try {
+      await launch(tenant, scheduled, { send_at: new Date(t.clock.now().getTime() + 3_600_000).toISOString() }).expect(200);
+      await launch(tenant, running).expect(200);
+      await launch(tenant, cancelled).expect(200);
+      await cancel(tenant, cancelled).expect(200);
+      const before = await state();
+      expect(before.campaigns.map((campaign) => campaign.status)).toEqual(['scheduled', 'running', 'cancelled']);
+
+      expect((await launch(tenant, running).expect(409)).body).toEqual(refused(launched));
+      const refusals: Array<[string, string]> = [[scheduled, launched], [running, launched], [cancelled, 'status: la campagne est annulée']];
+      for (const [id, refusal] of refusals) {
+        expect((await patch(tenant, id, { name: 'Autre nom' }).expect(409)).body).toEqual(refused(refusal));
+        expect((await remove(tenant, id).expect(409)).body).toEqual(refused(refusal));
+      }
+
+      expect(await state()).toEqual(before);
+    } finally {
+      jobs.resume(CAMPAIGN_QUEUE);
+    }
   });
 
   it('cancels a draft (nothing to refund) and a scheduled campaign (everything refunded)', async () => {
@@ -255,6 +303,11 @@ describe('campaign lifecycle', () => {
       const unsent = 1200 - CAMPAIGN_CHUNK;
       expect(cancelled).toMatchObject({ status: 'cancelled', refunded: unsent * 2.5, counts: { recipients: 1200, pending: CAMPAIGN_CHUNK, cancelled: unsent } });
       expect(await balanceOf(tenant)).toBe(5000 - CAMPAIGN_CHUNK * 2.5);
+      expect(await ledgerOf(tenant)).toEqual([
+        ['opening', 500_000],
+        ['debit', -1200 * 250],
+        ['refund', unsent * 250],
+      ]);
       expect((await cancel(tenant, id).expect(409)).body).toEqual(refused('status: la campagne est annulée'));
     } finally {
       jobs.resume(CAMPAIGN_QUEUE);
@@ -265,6 +318,11 @@ describe('campaign lifecycle', () => {
     expect(await messagesOf(id)).toHaveLength(CAMPAIGN_CHUNK);
     expect((await read(tenant, id)).counts).toMatchObject({ sent: CAMPAIGN_CHUNK, cancelled: 1200 - CAMPAIGN_CHUNK });
     expect(await balanceOf(tenant)).toBe(5000 - CAMPAIGN_CHUNK * 2.5);
+    expect(await ledgerOf(tenant)).toEqual([
+      ['opening', 500_000],
+      ['debit', -1200 * 250],
+      ['refund', (1200 - CAMPAIGN_CHUNK) * 250],
+    ]);
   });
 
   it('cancels messages held for their delivery window and refunds them', async () => {

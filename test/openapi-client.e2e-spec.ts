@@ -435,16 +435,18 @@ describe('a client generated from the OpenAPI document', () => {
       });
     });
 
-    it('runs a campaign: drafts, edits, launches, reads its counts, is refused an edit, cancels; a receiver reads campaign.*', async () => {
+    it('runs a campaign: drafts, edits, launches once per key, is refused an edit and a deletion, cancels; deletes a draft; a receiver reads campaign.*', async () => {
       const api = new client.ApiClient(baseUrl, (await createTenant(t)).apiKey);
 
       expect(await client.runACampaign(api, ['+2250707070731', '+2250707070732'], () => t.drain(CAMPAIGN_QUEUE))).toEqual({
         draft: { name: 'Soldes de mars', status: 'draft', amount: 0 },
-        launched: { status: 'running', amount: 5, recipients: 2 },
+        launched: { status: 'running', amount: 5, recipients: 2, replayed: true },
         running: { recipients: 2, handedOver: 2, cancelled: 0 },
         frozen: { status: 409, message: 'transition_invalide', errors: ['status: la campagne est déjà lancée'] },
+        kept: { status: 409, message: 'transition_invalide', errors: ['status: la campagne est déjà lancée'] },
         cancelled: { status: 'cancelled', cancel_reason: 'Stock épuisé', refunded: 0 },
         listed: ['Soldes de mars'],
+        deleted: { status: 200, message: 'success', gone: 'Campagne non trouvée' },
       });
       const event = {
         id: randomUUID(),

@@ -238,8 +238,13 @@ export class ApiClient {
     return this.call('PATCH', `/v1/campaign/${encodeURIComponent(id)}`, body);
   }
 
-  launchCampaign(id: string, sendAt?: string): Promise<Answer<'/v1/campaign/{id}/launch', 'post'>> {
-    return this.call('POST', `/v1/campaign/${encodeURIComponent(id)}/launch`, sendAt === undefined ? {} : { send_at: sendAt });
+  launchCampaign(id: string, sendAt?: string, idempotencyKey?: string): Promise<Answer<'/v1/campaign/{id}/launch', 'post'>> {
+    const body = sendAt === undefined ? {} : { send_at: sendAt };
+    return this.call('POST', `/v1/campaign/${encodeURIComponent(id)}/launch`, body, 'application/json', idempotencyKey);
+  }
+
+  deleteCampaign(id: string): Promise<Answer<'/v1/campaign/{id}', 'delete'>> {
+    return this.call('DELETE', `/v1/campaign/${encodeURIComponent(id)}`);
   }
 
   cancelCampaign(id: string, reason?: string): Promise<Answer<'/v1/campaign/{id}/cancel', 'post'>> {
@@ -669,7 +674,10 @@ export async function watchTheBalance(client: ApiClient, to: string) {
   };
 }
 
-/** Drafts a campaign to a group, edits it, launches it, reads its counts once its messages are written, then cancels it. */
+/**
+ * Drafts a campaign to a group, edits it, launches it once under an Idempotency-Key, reads its counts once its messages are
+ * written, is refused an edit and a deletion, then cancels it; deletes another draft.
+ */
 export async function runACampaign(client: ApiClient, phones: string[], materialised: () => Promise<void>) {
   const group = await client.createGroup('Abonnés');
   if (group.status !== 201) throw unexpected(group);
@@ -680,25 +688,42 @@ export async function runACampaign(client: ApiClient, phones: string[], material
   const id = draft.body.data.id;
   const renamed = await client.updateCampaign(id, { name: 'Soldes de mars' });
   if (renamed.status !== 200) throw unexpected(renamed);
-  const launched = await client.launchCampaign(id);
+  const launched = await client.launchCampaign(id, undefined, 'client-campaign-1');
   if (launched.status !== 200) throw unexpected(launched);
+  const replay = await client.launchCampaign(id, undefined, 'client-campaign-1');
+  if (replay.status !== 200) throw unexpected(replay);
   await materialised();
   const running = await client.campaign(id);
   if (running.status !== 200) throw unexpected(running);
   const frozen = await client.updateCampaign(id, { name: 'Trop tard' });
   if (frozen.status !== 409) throw unexpected(frozen);
+  const kept = await client.deleteCampaign(id);
+  if (kept.status !== 409) throw unexpected(kept);
   const cancelled = await client.cancelCampaign(id, 'Stock épuisé');
   if (cancelled.status !== 200) throw unexpected(cancelled);
+  const scrap = await client.createCampaign({ name: 'Brouillon', message: 'À jeter', group_ids: [group.body.data.id] });
+  if (scrap.status !== 201) throw unexpected(scrap);
+  const deleted = await client.deleteCampaign(scrap.body.data.id);
+  if (deleted.status !== 200) throw unexpected(deleted);
+  const gone = await client.campaign(scrap.body.data.id);
+  if (gone.status !== 404) throw unexpected(gone);
   const listed = await client.campaigns('cancelled');
   if (listed.status !== 200) throw unexpected(listed);
   const { recipients, scheduled, pending, sent, cancelled: dropped } = running.body.data.counts;
   return {
     draft: { name: renamed.body.data.name, status: draft.body.data.status, amount: draft.body.data.amount },
-    launched: { status: launched.body.data.status, amount: launched.body.data.amount, recipients: launched.body.data.counts.recipients },
+    launched: {
+      status: launched.body.data.status,
+      amount: launched.body.data.amount,
+      recipients: launched.body.data.counts.recipients,
+      replayed: replay.body.data.lot === launched.body.data.lot,
+    },
     running: { recipients, handedOver: scheduled + pending + sent, cancelled: dropped },
     frozen: { status: frozen.body.status, message: frozen.body.message, errors: frozen.body.errors },
+    kept: { status: kept.body.status, message: kept.body.message, errors: kept.body.errors },
     cancelled: { status: cancelled.body.data.status, cancel_reason: cancelled.body.data.cancel_reason, refunded: cancelled.body.data.refunded },
     listed: listed.body.data.items.map((campaign) => campaign.name),
+    deleted: { status: deleted.body.status, message: deleted.body.message, gone: gone.body.message },
   };
 }
 

@@ -28,7 +28,7 @@ describe('campaigns on two instances sharing one MariaDB', () => {
   };
   const draft = async (group: string) =>
     (await call(0, 'POST', '/v1/campaign', { name: 'Soldes', message: 'Soldes ##NAME##', group_ids: [group], append_opt_out: false })).body.data.id as string;
-  const campaignRow = async (id: string) => (await query(env, 'SELECT status, position, recipients FROM campaign WHERE id = ?', [id]))[0]!;
+  const campaignRow = async (id: string) => (await query(env, 'SELECT status, position, recipients, claimed_by FROM campaign WHERE id = ?', [id]))[0]!;
   const messagesOf = async (id: string) => {
     const [row] = await query(env, 'SELECT COUNT(*) AS n, COUNT(DISTINCT recipient) AS people FROM message_out WHERE campaign_id = ?', [id]);
     return { n: Number(row!.n), people: Number(row!.people) };
@@ -43,7 +43,8 @@ describe('campaigns on two instances sharing one MariaDB', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    env = productionEnv(database.env, SECRET, { CAMPAIGN_LEASE_SECONDS: '5' });
+    // short leases: what a killed instance held (its campaign, the messages it was handing over) is taken up soon
+    env = productionEnv(database.env, SECRET, { CAMPAIGN_LEASE_SECONDS: '5', OUTBOX_LEASE_SECONDS: '5' });
     account = runCli(env, 'account:create', '--name', 'Two Campaign Workers', '--balance', '100000').json as typeof account;
     for (const instance of await startInstances(env, 2)) {
       servers.push(instance);
@@ -98,5 +99,25 @@ describe('campaigns on two instances sharing one MariaDB', () => {
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(await messagesOf(id)).toEqual({ n: written, people: written });
     expect(await ledger()).toBe(before - written * PRICE);
+  }, 120_000);
+
+  // last: it kills an instance
+  it('runs one campaign on both instances: the one writing it is killed, the other takes it up from its last chunk; each recipient once', async () => {
+    const id = await draft(await groupOf(40_000, 6000));
+    const before = await ledger();
+    expect((await call(0, 'POST', `/v1/campaign/${id}/launch`, {})).status).toBe(200);
+
+    // the chunk from `position` commits under the claim of the instance that claimed_by names (host:pid:…)
+    const claimed = await until(() => campaignRow(id), (row) => row.claimed_by !== null, 60_000, 2);
+    const first = servers.find((server) => String(claimed.claimed_by).split(':')[1] === String(server.pid));
+    expect(first).toBeDefined();
+    await until(() => campaignRow(id), (row) => Number(row.position) > Number(claimed.position), 60_000, 2);
+    await first!.stop('SIGKILL');
+    // what is left is written by the other instance alone
+    expect(Number((await campaignRow(id)).position)).toBeLessThan(6000);
+
+    await until(() => campaignRow(id), (row) => row.status === 'done', 60_000, 100);
+    expect(await messagesOf(id)).toEqual({ n: 6000, people: 6000 });
+    expect(await ledger()).toBe(before - 6000 * PRICE);
   }, 120_000);
 });

@@ -52,6 +52,8 @@ export async function freePort(): Promise<number> {
 }
 
 export interface ServerProcess {
+  /** The process id, which names the instance in the job claims it takes (`claimed_by` is `host:pid:…`). */
+  pid: number;
   stdout(): string;
   stderr(): string;
   /** Resolves with the exit code. */
@@ -80,6 +82,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     }),
   ]);
   return {
+    pid: child.pid!,
     stdout: () => out,
     stderr: () => err,
     exited,
