@@ -224,9 +224,21 @@ describe('campaign lifecycle', () => {
     const reused = (await launch(tenant, id, { send_at: sendAt }, { 'Idempotency-Key': 'launch-1' }).expect(422)).body;
 
     expect(again).toEqual(first);
-    expect(reused).toEqual({ status: 422, message: 'cle_idempotence_reutilisee', errors: ['Idempotency-Key: déjà utilisée avec un autre corps de requête'] });
+    expect(reused).toEqual({ status: 422, message: 'cle_idempotence_reutilisee', errors: ['Idempotency-Key: déjà utilisée pour une autre requête (route ou corps)'] });
     expect(await read(tenant, id)).toMatchObject({ status: 'running', send_at: first.data.send_at, lot: first.data.lot });
     expect(await balanceOf(tenant)).toBe(990);
+  });
+
+  it("refuses a launch's Idempotency-Key for another campaign's launch, which stays a draft", async () => {
+    const tenant = await createTenant(t);
+    const group = await newGroup(tenant, phones(7100, 2));
+    const [launched, other] = [await create(tenant, { group_ids: [group] }), await create(tenant, { group_ids: [group] })];
+    await launch(tenant, launched, {}, { 'Idempotency-Key': 'launch-2' }).expect(200);
+
+    const reused = (await launch(tenant, other, {}, { 'Idempotency-Key': 'launch-2' }).expect(422)).body;
+
+    expect(reused).toEqual({ status: 422, message: 'cle_idempotence_reutilisee', errors: ['Idempotency-Key: déjà utilisée pour une autre requête (route ou corps)'] });
+    expect(await read(tenant, other)).toMatchObject({ status: 'draft', lot: null });
   });
 
   it('refuses to launch a running campaign and to edit or delete a scheduled, a running or a cancelled one, and changes nothing', async () => {

@@ -474,7 +474,7 @@ describe('/v1/contact/import', () => {
       const otherFile = await importCsv(tenant, 'phone\n+2250707070702\n').set('Idempotency-Key', 'import-2');
       const otherQuery = await importCsv(tenant, 'phone\n+2250707070701\n', '?on_duplicate=update').set('Idempotency-Key', 'import-2');
 
-      const refused = { status: 422, message: 'cle_idempotence_reutilisee', errors: ['Idempotency-Key: déjà utilisée avec un autre corps de requête'] };
+      const refused = { status: 422, message: 'cle_idempotence_reutilisee', errors: ['Idempotency-Key: déjà utilisée pour une autre requête (route ou corps)'] };
       expect([otherFile.status, otherFile.body]).toEqual([422, refused]);
       expect([otherQuery.status, otherQuery.body]).toEqual([422, refused]);
     });

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Response } from 'supertest';
+import { fingerprintOf } from '../src/idempotency/canonical-json.js';
 import { createTenant, emailBody, smsBody, type Tenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -48,7 +48,6 @@ describe('POST /v1/otp/send with Idempotency-Key', () => {
       }),
     );
   };
-  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
   const success = { status: 200, message: 'succès', data: { uniq_id: expect.any(String), code: expect.any(String), expires_at: expect.any(Number) } };
 
   it('replays the first 200 exactly, and sends, stores and debits only once', async () => {
@@ -89,6 +88,17 @@ describe('POST /v1/otp/send with Idempotency-Key', () => {
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ status: 422, message: 'cle_idempotence_reutilisee', errors: [expect.any(String)] });
     expect(await countOf('otp', tenant)).toBe(1);
+  });
+
+  it('refuses a key first used on another route, without replaying that answer or acting', async () => {
+    const tenant = await createTenant(t);
+    await send(tenant, smsBody(TO), KEY).expect(200);
+
+    const res = await t.http().post('/v1/sms/send').set('Authorization', tenant.auth).set('Idempotency-Key', KEY).send({ to: TO, message: 'Bonjour' });
+
+    expect(res.body).toEqual({ status: 422, message: 'cle_idempotence_reutilisee', errors: ['Idempotency-Key: déjà utilisée pour une autre requête (route ou corps)'] });
+    expect(await countOf('message_out', tenant)).toBe(1);
+    expect(await debitsOf(tenant)).toEqual([-250]);
   });
 
   it('replays a 400 as it was, even once the request would now succeed', async () => {
@@ -213,7 +223,7 @@ describe('POST /v1/otp/send with Idempotency-Key', () => {
   it('answers 409 requete_en_cours while the first request with the key is in flight', async () => {
     const tenant = await createTenant(t);
     const body = smsBody(TO);
-    await inFlightMark(tenant, KEY, sha256(JSON.stringify({ channel: body.channel, message: body.message, to: body.to })), 60);
+    await inFlightMark(tenant, KEY, fingerprintOf('POST /v1/otp/send', { channel: body.channel, message: body.message, to: body.to }), 60);
 
     const res = await send(tenant, { to: TO, message: body.message, channel: 'SMS' }, KEY);
 
@@ -225,7 +235,7 @@ describe('POST /v1/otp/send with Idempotency-Key', () => {
   it('takes over an in-flight mark older than 60 s', async () => {
     const tenant = await createTenant(t);
     const body = smsBody(TO);
-    await inFlightMark(tenant, KEY, sha256(JSON.stringify({ channel: body.channel, message: body.message, to: body.to })), 60);
+    await inFlightMark(tenant, KEY, fingerprintOf('POST /v1/otp/send', { channel: body.channel, message: body.message, to: body.to }), 60);
     t.clock.advance(61);
 
     const res = await send(tenant, body, KEY);

@@ -10,8 +10,8 @@ const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
 
 /**
- * The request's `Idempotency-Key` with the fingerprint of its body as it came
- * (unknown fields included; an uploaded file with the query), for Idempotency;
+ * The request's `Idempotency-Key` with the fingerprint of its route and its
+ * body as it came (unknown fields included; an uploaded file with the query), for Idempotency;
  * undefined when it has none, 400 when the key is malformed.
  */
 export const IdempotencyKey = createParamDecorator((_: unknown, context: ExecutionContext): IdempotentRequest | undefined => {
@@ -22,7 +22,8 @@ export const IdempotencyKey = createParamDecorator((_: unknown, context: Executi
     throw ApiError.invalidField('Idempotency-Key', 'doit faire de 1 à 255 caractères ASCII imprimables');
   }
   const body = request.body;
-  return { key, fingerprint: Buffer.isBuffer(body) ? uploadFingerprintOf(request.query, body) : fingerprintOf(body) };
+  const route = `${request.method} ${request.url.split('?', 1)[0]}`;
+  return { key, fingerprint: Buffer.isBuffer(body) ? uploadFingerprintOf(route, request.query, body) : fingerprintOf(route, body) };
 });
 
 /** Documents `Idempotency-Key` on a route, with its 409 and 422 answers. */
@@ -38,7 +39,7 @@ export const ApiIdempotencyKey = () =>
     ApiFailure(409, 'requete_en_cours', 'A request with the same Idempotency-Key is still running', {
       errors: ['Idempotency-Key: une requête avec cette clé est en cours'],
     }),
-    ApiFailure(422, 'cle_idempotence_reutilisee', 'The Idempotency-Key was used with another body', {
-      errors: ['Idempotency-Key: déjà utilisée avec un autre corps de requête'],
+    ApiFailure(422, 'cle_idempotence_reutilisee', 'The Idempotency-Key was used for another request: another route, or another body', {
+      errors: ['Idempotency-Key: déjà utilisée pour une autre requête (route ou corps)'],
     }),
   );

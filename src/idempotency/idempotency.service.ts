@@ -61,7 +61,7 @@ export class Idempotency {
         throw new ApiError({
           status: 422,
           message: 'cle_idempotence_reutilisee',
-          errors: ['Idempotency-Key: déjà utilisée avec un autre corps de requête'],
+          errors: ['Idempotency-Key: déjà utilisée pour une autre requête (route ou corps)'],
         });
       case 'in-flight':
         throw new ApiError({
