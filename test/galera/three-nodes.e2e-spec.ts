@@ -1,5 +1,12 @@
 import { createConnection, type RowDataPacket } from 'mysql2/promise';
-import { callInstance, createAccount as newAccount, type InstanceAnswer as Answer, type Json } from '../support/instance-calls.js';
+import {
+  callInstance,
+  createAccount as newAccount,
+  type Json,
+  countByStatus,
+  wrongCode,
+  expectAttemptsCountedAcross,
+} from '../support/instance-calls.js';
 import { checkedFetch } from '../support/openapi-answers.js';
 import { productionEnv, runCli, startInstances, type ServerProcess } from '../support/processes.js';
 import { queryServerDatabase as query } from '../support/server-database.js';
@@ -19,9 +26,6 @@ interface Account {
 }
 
 const recipient = (n: number) => `+2250708${String(n).padStart(6, '0')}`;
-const wrongCode = (code: string) => code.replace(/\d/g, (digit) => String((Number(digit) + 1) % 10));
-const countBy = (answers: Answer[]) =>
-  answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -82,7 +86,7 @@ describe('three instances on a three-node Galera cluster', () => {
 
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => send(i, account, recipient(100 + i))));
 
-    expect(countBy(answers)).toEqual({ 200: 20, 402: 40 });
+    expect(countByStatus(answers)).toEqual({ 200: 20, 402: 40 });
     for (let instance = 0; instance < INSTANCES; instance++) {
       expect((await call(instance, 'GET', '/v1/account', account.api_key)).body.data.balance).toBe(0);
     }
@@ -98,7 +102,7 @@ describe('three instances on a three-node Galera cluster', () => {
 
     const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => send(i, account, recipient(2))));
 
-    expect(countBy(answers)).toEqual({ 200: 5, 429: 10 });
+    expect(countByStatus(answers)).toEqual({ 200: 5, 429: 10 });
     expect((await call(1, 'GET', '/v1/account', account.api_key)).body.data.balance).toBe(100 - 5 * COST);
   }, 90_000);
 
@@ -107,14 +111,7 @@ describe('three instances on a three-node Galera cluster', () => {
     const sent = await send(0, account, recipient(3));
     const code: string = sent.body.data.code;
 
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const answer = await verify(attempt, account, recipient(3), wrongCode(code));
-      expect(answer.body).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['code: code OTP invalide'] });
-    }
-    const sixth = await verify(5, account, recipient(3), code);
-
-    expect(sixth.body).toEqual({ status: 429, message: 'trop_de_tentatives', errors: [expect.any(String)] });
-    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
+    await expectAttemptsCountedAcross((instance, guess) => verify(instance, account, recipient(3), guess), code);
   }, 60_000);
 
   it('counts 15 simultaneous wrong codes spread over the three: 5 × 400, 10 × 429, then the right code 429', async () => {
@@ -124,7 +121,7 @@ describe('three instances on a three-node Galera cluster', () => {
 
     const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => verify(i, account, recipient(4), wrongCode(code))));
 
-    expect(countBy(answers)).toEqual({ 400: 5, 429: 10 });
+    expect(countByStatus(answers)).toEqual({ 400: 5, 429: 10 });
     expect((await verify(2, account, recipient(4), code)).body).toEqual({ status: 429, message: 'trop_de_tentatives', errors: [expect.any(String)] });
     const [otp] = await query(env, 'SELECT attempts FROM otp WHERE uniq_id = ?', [sent.body.data.uniq_id]);
     expect(Number(otp!.attempts)).toBe(5);
@@ -139,7 +136,7 @@ describe('three instances on a three-node Galera cluster', () => {
 
     const answers = await Promise.all(Array.from({ length: burst }, (_, i) => call(i, 'GET', '/v1/account', account.api_key)));
 
-    expect(countBy(answers)).toEqual({ 200: RATE_LIMIT, 429: burst - RATE_LIMIT });
+    expect(countByStatus(answers)).toEqual({ 200: RATE_LIMIT, 429: burst - RATE_LIMIT });
   }, 90_000);
 
   it('hands every accepted message to the provider exactly once when the three dispatch, scheduled ones too', async () => {
@@ -149,7 +146,7 @@ describe('three instances on a three-node Galera cluster', () => {
       call(i, 'POST', '/v1/sms/send', account.api_key, { to: recipient(400 + i), message: 'Rendez-vous demain', send_at: sendAt.toISOString() }),
     );
     const answers = await Promise.all([...Array.from({ length: 60 }, (_, i) => send(i, account, recipient(200 + i))), ...scheduled]);
-    expect(countBy(answers)).toEqual({ 200: 90 });
+    expect(countByStatus(answers)).toEqual({ 200: 90 });
     const lots = answers.slice(60).map((answer) => answer.body.data.lot as string);
     const ids = answers.slice(0, 60).map((answer) => answer.body.data.uniq_id as string);
     const scheduledIds = (

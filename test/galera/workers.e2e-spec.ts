@@ -1,4 +1,4 @@
-import { callInstance, createAccount, type InstanceAnswer as Answer } from '../support/instance-calls.js';
+import { callInstance, createAccount, countByStatus } from '../support/instance-calls.js';
 import { productionEnv, startInstances, type ServerProcess } from '../support/processes.js';
 import { queryServerDatabase as query } from '../support/server-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -12,9 +12,6 @@ const RECIPIENTS = 2000;
 /** The price of one SMS, in hundredths as the ledger keeps it. */
 const PRICE = 250;
 const SENDS = 150;
-
-const countBy = (answers: Answer[]) =>
-  answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
 /**
  * The campaign and webhook workers of three instances, each on its own node of a Galera cluster (DB_HOSTS, see
@@ -76,7 +73,7 @@ describe('the campaign and webhook workers of three instances on a three-node Ga
         Array.from({ length: INSTANCES }, (_, instance) => call(instance, 'POST', `/v1/campaign/${id}/launch`, account.api_key, {})),
       ),
     );
-    expect(countBy(launches)).toEqual({ 200: CAMPAIGNS, 409: CAMPAIGNS * (INSTANCES - 1) });
+    expect(countByStatus(launches)).toEqual({ 200: CAMPAIGNS, 409: CAMPAIGNS * (INSTANCES - 1) });
     const started = Date.now();
     for (const id of drafts) {
       await until(
@@ -136,7 +133,7 @@ describe('the campaign and webhook workers of three instances on a three-node Ga
         call(n, 'POST', '/v1/otp/send', account.api_key, { channel: 'SMS', to: `+2250711${String(n).padStart(6, '0')}`, message: 'Code ##OTP##' }),
       ),
     );
-    expect(countBy(answers)).toEqual({ 200: SENDS });
+    expect(countByStatus(answers)).toEqual({ 200: SENDS });
 
     const events = await until(
       async () =>

@@ -2,7 +2,7 @@ import { createConnection, type Connection, type RowDataPacket } from 'mysql2/pr
 import { runCli, startInstances, type ServerProcess } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { waitFor } from '../support/until.js';
-import { callInstance, createAccount as newAccount, type InstanceAnswer as Answer } from '../support/instance-calls.js';
+import { callInstance, countByStatus, createAccount as newAccount, expectAttemptsCountedAcross } from '../support/instance-calls.js';
 
 const SECRET = 'two-instances-e2e-secret-0123456789abcde';
 const COST = 2.5;
@@ -14,9 +14,6 @@ interface Account {
 }
 
 const recipient = (n: number) => `+2250707${String(n).padStart(6, '0')}`;
-const wrongCode = (code: string) => code.replace(/\d/g, (digit) => String((Number(digit) + 1) % 10));
-const countBy = (answers: Answer[]) =>
-  answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 /** Two server processes on one MariaDB database: the guarantees hold across instances, requests alternating between them. */
 describe('two instances on one MariaDB', () => {
   let database: TestDatabase;
@@ -100,7 +97,7 @@ describe('two instances on one MariaDB', () => {
 
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => send(i, account, recipient(100 + i))));
 
-    expect(countBy(answers)).toEqual({ 200: 10, 402: 30 });
+    expect(countByStatus(answers)).toEqual({ 200: 10, 402: 30 });
     for (const refused of answers.filter((answer) => answer.status === 402)) {
       expect(refused.body).toEqual({ status: 402, message: 'solde_insuffisant', data: { costs: COST, balance: 0 } });
     }
@@ -115,7 +112,7 @@ describe('two instances on one MariaDB', () => {
 
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => send(i, account, recipient(2))));
 
-    expect(countBy(answers)).toEqual({ 200: 5, 429: 7 });
+    expect(countByStatus(answers)).toEqual({ 200: 5, 429: 7 });
     for (const refused of answers.filter((answer) => answer.status === 429)) {
       expect(refused.body).toEqual({ status: 429, message: 'trop_de_requetes', errors: [expect.any(String)] });
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -128,21 +125,14 @@ describe('two instances on one MariaDB', () => {
     const sent = await send(0, account, recipient(3));
     const code: string = sent.body.data.code;
 
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const answer = await verify(attempt, account, recipient(3), wrongCode(code));
-      expect(answer.body).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['code: code OTP invalide'] });
-    }
-    const sixth = await verify(5, account, recipient(3), code);
-
-    expect(sixth.body).toEqual({ status: 429, message: 'trop_de_tentatives', errors: [expect.any(String)] });
-    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
+    await expectAttemptsCountedAcross((instance, guess) => verify(instance, account, recipient(3), guess), code);
   }, 60_000);
 
   it('hands every outbox entry to the provider exactly once when both instances dispatch', async () => {
     const account = createAccount('Outbox Burst', '1000');
 
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => send(i, account, recipient(200 + i))));
-    expect(countBy(answers)).toEqual({ 200: 60 });
+    expect(countByStatus(answers)).toEqual({ 200: 60 });
     const ids: string[] = answers.map((answer) => answer.body.data.uniq_id);
 
     const handOvers = (id: string) =>

@@ -37,3 +37,25 @@ export function createAccount(env: Record<string, string>, name: string, balance
   expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
   return result.json as unknown as { account_id: string; api_key: string };
 }
+
+/** How many answers of each status. */
+export const countByStatus = (answers: readonly InstanceAnswer[]): Record<number, number> =>
+  answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+
+/** A code of the same length that is not `code`: each digit moved by one. */
+export const wrongCode = (code: string) => code.replace(/\d/g, (digit) => String((Number(digit) + 1) % 10));
+
+/**
+ * Five wrong codes of one OTP, each through the next instance, then its right code through the sixth: the per-code
+ * attempt limit answers 400 five times, then 429, whichever instances the attempts reach.
+ */
+export async function expectAttemptsCountedAcross(verify: (instance: number, code: string) => Promise<InstanceAnswer>, code: string): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const answer = await verify(attempt, wrongCode(code));
+    expect(answer.body).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['code: code OTP invalide'] });
+  }
+  const sixth = await verify(5, code);
+
+  expect(sixth.body).toEqual({ status: 429, message: 'trop_de_tentatives', errors: [expect.any(String)] });
+  expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
+}
