@@ -19,8 +19,8 @@ describe('webhook dispatch by two instances on one MariaDB', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     receiver = await new WebhookReceiver().start();
-    // slow enough that both instances hold batches at once
-    receiver.on('/hook', (_, response) => setTimeout(() => response.writeHead(200).end('ok'), 50));
+    // answers held past the dispatchers' 500 ms poll: while one instance holds a batch of events, the other claims the next
+    receiver.on('/hook', (_, response) => setTimeout(() => response.writeHead(200).end('ok'), 1_000));
     env = productionEnv(database.env, SECRET, { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     account = runCli(env, 'account:create', '--name', 'Two Webhooks', '--balance', '1000').json as typeof account;
     for (const instance of await startInstances(env, 2)) {
