@@ -1,6 +1,7 @@
 import { CAMPAIGN_CHUNK, CAMPAIGN_FINISH_POLL_MS, CAMPAIGN_QUEUE, CampaignWorker } from '../src/campaign/campaign.worker.js';
 import { JobRunner } from '../src/jobs/job-runner.js';
 import { Lease, LeaseLost } from '../src/jobs/lease.js';
+import { MessageOutRepository } from '../src/sms/message-out.repository.js';
 import { createTenant, type Tenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -384,6 +385,35 @@ describe('campaign lifecycle', () => {
     expect(new Set(messages.map((message) => message.recipient)).size).toBe(1200);
     await expect(worker.process([held!], dead)).rejects.toBeInstanceOf(LeaseLost);
     expect(await messagesOf(id)).toHaveLength(1200);
+    await finish();
+    expect((await read(tenant, id)).status).toBe('done');
+  });
+
+  it('goes on from its last chunk at once when its instance fails one, rather than waiting out its lease', async () => {
+    const tenant = await createTenant(t, { balance: '5000.00' });
+    const id = await create(tenant, { group_ids: [await newGroup(tenant, phones(40_000, 1200))] });
+    const repository = t.app.get(MessageOutRepository);
+    const insertMany = repository.insertMany;
+    let chunks = 0;
+    repository.insertMany = function (this: MessageOutRepository, ...args: Parameters<MessageOutRepository['insertMany']>) {
+      if (++chunks === 2) return Promise.reject(new Error('disque plein'));
+      return insertMany.apply(this, args);
+    };
+    try {
+      await launch(tenant, id).expect(200);
+      await t.drain(CAMPAIGN_QUEUE);
+      expect(chunks).toBe(2);
+      expect(await messagesOf(id)).toHaveLength(CAMPAIGN_CHUNK);
+    } finally {
+      repository.insertMany = insertMany;
+    }
+
+    // the test clock has not moved: without the failed chunk given back, the campaign would wait out its 60 s lease
+    await t.drain(CAMPAIGN_QUEUE);
+    const messages = await messagesOf(id);
+    expect(messages).toHaveLength(1200);
+    expect(new Set(messages.map((message) => message.recipient)).size).toBe(1200);
+    expect(await balanceOf(tenant)).toBe(5000 - 1200 * 2.5);
     await finish();
     expect((await read(tenant, id)).status).toBe('done');
   });

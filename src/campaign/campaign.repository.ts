@@ -255,6 +255,11 @@ export class CampaignRepository {
     return CAMPAIGNS.hold(sql, queue, id, lease, now);
   }
 
+  /** Gives the running campaigns `owner` holds among `ids` back to every instance, due at once. */
+  release(sql: Sql, ids: string[], owner: string, now: Date): Promise<number> {
+    return CAMPAIGNS.release(sql, ids, owner, now);
+  }
+
   /** A scheduled campaign whose time has come starts running. */
   async start(sql: Sql, id: string, at: Date): Promise<void> {
     await sql.run("UPDATE campaign SET status = 'running', started_at = ?, updated_at = ? WHERE id = ? AND status = 'scheduled'", [at, at, id]);

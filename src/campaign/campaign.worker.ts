@@ -71,6 +71,11 @@ export class CampaignWorker implements JobQueue<CampaignRecord> {
     await this.campaigns.renew(sql, jobs.map((job) => job.id), lease, now);
   }
 
+  /** A campaign this instance failed goes on from its last committed chunk, on whichever instance claims it first. */
+  async release(sql: Sql, jobs: CampaignRecord[], lease: Lease, now: Date): Promise<void> {
+    await this.campaigns.release(sql, jobs.map((job) => job.id), lease.owner, now);
+  }
+
   async process(jobs: CampaignRecord[], lease: Lease): Promise<void> {
     for (const campaign of jobs) {
       if (campaign.position < campaign.recipients) {

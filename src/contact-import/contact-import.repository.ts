@@ -123,9 +123,9 @@ export class ContactImportRepository {
     return IMPORTS.renew(sql, ids, lease, now);
   }
 
-  /** Gives a job `owner` holds back to every instance, due at once. */
-  release(sql: Sql, id: string, owner: string, now: Date): Promise<number> {
-    return IMPORTS.release(sql, [id], owner, now);
+  /** Gives the unfinished jobs `owner` holds among `ids` back to every instance, due at once. */
+  release(sql: Sql, ids: string[], owner: string, now: Date): Promise<number> {
+    return IMPORTS.release(sql, ids, owner, now);
   }
 
   /** In the unit that imports part of a job: extends its claim, or throws LeaseLost when another instance holds it. */

@@ -7,7 +7,7 @@ import type { Sql } from '../database/sql.js';
 import { GroupRepository } from '../group/group.repository.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { JobRunner } from '../jobs/job-runner.js';
-import { LeaseLost, type Lease } from '../jobs/lease.js';
+import type { Lease } from '../jobs/lease.js';
 import { OptOutWriter } from '../opt-out/opt-out-writer.js';
 import type { ContactImportEventDataDto } from '../webhook/dto/contact-import-event.dto.js';
 import { WebhookEvents } from '../webhook/webhook-events.js';
@@ -66,16 +66,12 @@ export class ContactImportWorker implements JobQueue<ImportJob> {
   }
 
   async process(jobs: ImportJob[], lease: Lease): Promise<void> {
-    for (const job of jobs) {
-      try {
-        await this.run(job, lease);
-      } catch (error) {
-        // this instance failed the job (its reader thread lost, its database gone): the job is offered again at once
-        // rather than once its lease runs out; what it had committed stays, and the attempt counts
-        if (!(error instanceof LeaseLost)) await this.database.run((sql) => this.imports.release(sql, job.id, lease.owner, this.clock.now())).catch(() => 0);
-        throw error;
-      }
-    }
+    for (const job of jobs) await this.run(job, lease);
+  }
+
+  /** A job this instance failed (its reader thread lost, its database gone) goes on from its last committed chunk. */
+  async release(sql: Sql, jobs: ImportJob[], lease: Lease, now: Date): Promise<void> {
+    await this.imports.release(sql, jobs.map((job) => job.id), lease.owner, now);
   }
 
   private async run(job: ImportJob, lease: Lease): Promise<void> {

@@ -29,4 +29,11 @@ export interface JobQueue<Job> {
   process(jobs: Job[], lease: Lease): Promise<void>;
   /** Extends the claim on jobs still being processed; queues whose batches may outlast `leaseMs` define it. */
   renew?(sql: Sql, jobs: Job[], lease: Lease, now: Date): Promise<void>;
+  /**
+   * Gives back, due at once, the jobs of a batch this instance failed (an unexpected error, not a lost claim) that it
+   * still holds, rather than leaving them until their lease runs out. Queues whose work commits under `hold` define
+   * it: what was committed stays and is not done again. Those whose work leaves the database (a hand-over, an HTTP
+   * call) do not: their lease is also the pause before another attempt.
+   */
+  release?(sql: Sql, jobs: Job[], lease: Lease, now: Date): Promise<void>;
 }

@@ -22,7 +22,7 @@ interface Job {
 
 const JOBS = new LeasedTable('job', ['id', 'attempts']);
 
-/** A queue whose work is a database write (`done_by`), committed under the claim. */
+/** A queue whose work is a database write (`done_by`), committed under the claim; a done job is due no more (`available_at` NULL). */
 class TestQueue implements JobQueue<Job> {
   readonly name = 'test';
   readonly batchSize = 10;
@@ -47,7 +47,7 @@ class TestQueue implements JobQueue<Job> {
     for (const job of jobs) {
       await this.database.transaction(async (sql) => {
         await JOBS.hold(sql, this.name, job.id, lease, this.clock.now());
-        await sql.run('UPDATE job SET done_by = ?, available_at = ? WHERE id = ?', [lease.owner, FAR_FUTURE, job.id]);
+        await sql.run('UPDATE job SET done_by = ?, available_at = NULL WHERE id = ?', [lease.owner, job.id]);
       });
       this.processed.push({ id: job.id, by: lease.owner });
     }
@@ -56,9 +56,11 @@ class TestQueue implements JobQueue<Job> {
   get renew(): JobQueue<Job>['renew'] {
     return this.renews ? (sql, jobs, lease, now) => JOBS.renew(sql, jobs.map((job) => job.id), lease, now).then(() => undefined) : undefined;
   }
+
+  /** Set to give a failed batch back at once. */
+  release?: JobQueue<Job>['release'];
 }
 
-const FAR_FUTURE = new Date('2999-01-01T00:00:00Z');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
@@ -94,7 +96,7 @@ describe(JobRunner.name, () => {
   beforeEach(async () => {
     dataSource = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
     await dataSource.query(
-      `CREATE TABLE job (id INTEGER PRIMARY KEY, available_at DATETIME NOT NULL, claimed_by VARCHAR(64),
+      `CREATE TABLE job (id INTEGER PRIMARY KEY, available_at DATETIME, claimed_by VARCHAR(64),
         attempts INT NOT NULL DEFAULT 0, done_by VARCHAR(64))`,
     );
     database = new Database(dataSource);
@@ -216,6 +218,25 @@ describe(JobRunner.name, () => {
     clock.offsetMs += 201;
     await until(() => queue.processed.length === 4, 15_000);
     expect((await rows()).map((row) => row.attempts)).toEqual([2, 2, 2, 2]);
+  });
+
+  it('gives back at once a batch it failed when the queue releases its jobs; what the batch had done stays done', async () => {
+    const queue = new TestQueue(database, clock, 60_000);
+    queue.release = async (sql, jobs, lease, now) => void (await JOBS.release(sql, jobs.map((job) => job.id), lease.owner, now));
+    let failing = true;
+    const original = queue.process.bind(queue);
+    queue.process = async (jobs, lease) => {
+      if (!failing) return original(jobs, lease);
+      failing = false;
+      await original(jobs.slice(0, 1), lease);
+      throw new Error('reader thread lost');
+    };
+    await addJobs(4);
+    runner(queue).start();
+
+    await until(() => queue.processed.length === 4);
+    expect(queue.processed.map((job) => job.id)).toEqual([1, 2, 3, 4]);
+    expect((await rows()).map((row) => row.attempts)).toEqual([1, 2, 2, 2]);
   });
 
   it('waits for the batch in hand when stopped, and claims nothing afterwards', async () => {

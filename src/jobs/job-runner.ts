@@ -6,7 +6,7 @@ import { Clock } from '../common/clock.js';
 import { Database } from '../database/database.js';
 import { backoffMs } from './backoff.js';
 import type { JobQueue } from './job-queue.js';
-import { Lease } from './lease.js';
+import { Lease, LeaseLost } from './lease.js';
 
 /** A failed claim or batch is tried again after a backoff from the queue's poll interval up to this. */
 const MAX_FAILURE_BACKOFF_MS = 10_000;
@@ -137,21 +137,34 @@ export class JobRunner {
     }
   }
 
-  /** Runs a batch, renewing its claim every third of the lease while it is in hand. */
+  /** Runs a batch, renewing its claim every third of the lease while it is in hand; gives it back when this instance fails it. */
   private async process(loop: Loop, jobs: unknown[]): Promise<void> {
     const { queue, lease } = loop;
     const renew = queue.renew;
-    if (!renew) return queue.process(jobs, lease);
-    const renewal = setInterval(() => {
-      this.database
-        .run((sql) => renew.call(queue, sql, jobs, lease, this.clock.now()))
-        .catch((error: unknown) => this.logger.warn({ err: error, queue: queue.name }, 'job lease renewal failed'));
-    }, Math.max(1, Math.floor(queue.leaseMs / 3)));
+    const renewal =
+      renew &&
+      setInterval(() => {
+        this.database
+          .run((sql) => renew.call(queue, sql, jobs, lease, this.clock.now()))
+          .catch((error: unknown) => this.logger.warn({ err: error, queue: queue.name }, 'job lease renewal failed'));
+      }, Math.max(1, Math.floor(queue.leaseMs / 3)));
     try {
       await queue.process(jobs, lease);
+    } catch (error) {
+      if (!(error instanceof LeaseLost)) await this.release(queue, jobs, lease);
+      throw error;
     } finally {
       clearInterval(renewal);
     }
+  }
+
+  /** Best effort: a batch that cannot be given back (the database gone) comes back when its lease runs out. */
+  private async release(queue: JobQueue<unknown>, jobs: unknown[], lease: Lease): Promise<void> {
+    const release = queue.release;
+    if (!release) return;
+    await this.database
+      .run((sql) => release.call(queue, sql, jobs, lease, this.clock.now()))
+      .catch((error: unknown) => this.logger.warn({ err: error, queue: queue.name }, 'failed job batch not given back'));
   }
 
   private failed(loop: Loop, error: unknown): void {

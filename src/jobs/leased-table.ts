@@ -69,10 +69,11 @@ export class LeasedTable {
     if ((await this.renew(sql, [id], lease, now)) !== 1) throw new LeaseLost(queue, id);
   }
 
-  /** Gives rows back to every instance, due at `at` (a retry, or a shutdown handing work over). */
+  /** Gives the unfinished rows among `ids` that `owner` holds back to every instance, due at `at`; a finished row has no `available_at`. */
   release(sql: Sql, ids: ReadonlyArray<number | string>, owner: string, at: Date): Promise<number> {
     if (ids.length === 0) return Promise.resolve(0);
-    return sql.run(`UPDATE ${this.table} SET available_at = ?, claimed_by = NULL WHERE claimed_by = ? AND id IN (${placeholders(ids)})`, [
+    const held = `claimed_by = ? AND available_at IS NOT NULL AND id IN (${placeholders(ids)})`;
+    return sql.run(`UPDATE ${this.table} SET available_at = ?, claimed_by = NULL WHERE ${held}`, [
       at,
       owner,
       ...ids,
