@@ -5,6 +5,7 @@ import { createTenant, type Tenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const invalid = (...errors: string[]) => ({ status: 400, message: 'erreur_de_validation', errors });
+const periodCounts = (buckets: Array<{ period: string; messages: number }>) => buckets.map((bucket) => [bucket.period, bucket.messages]);
 const ZERO = { scheduled: 0, pending: 0, sent: 0, delivered: 0, undelivered: 0, failed: 0, cancelled: 0 };
 
 /** GET /v1/metrics against messages written at chosen instants, checked against a hand count. */
@@ -19,6 +20,9 @@ describe('GET /v1/metrics', () => {
   });
 
   const metrics = (tenant: Tenant, query: Record<string, string>) => t.http().get('/v1/metrics').query(query).set('Authorization', tenant.auth);
+  /** Each bucket of the answer as [period, messages]. */
+  const bucketCounts = async (tenant: Tenant, query: Record<string, string>) =>
+    periodCounts((await metrics(tenant, query).expect(200)).body.data.buckets);
 
   /** A message accepted at `at` (its uniq_id made then), 2.50 a segment. */
   async function write(tenant: Tenant, at: string, extra: Partial<NewMessageOut> = {}): Promise<void> {
@@ -131,16 +135,14 @@ describe('GET /v1/metrics', () => {
     ])
       await write(tenant, at);
 
-    const weeks = (
-      await metrics(tenant, {
-        created_from: '2026-10-12T00:00:00+02:00',
-        created_to: '2026-11-02T00:00:00+01:00',
-        timezone: 'Europe/Paris',
-        granularity: 'week',
-      }).expect(200)
-    ).body.data.buckets;
+    const weeks = await bucketCounts(tenant, {
+      created_from: '2026-10-12T00:00:00+02:00',
+      created_to: '2026-11-02T00:00:00+01:00',
+      timezone: 'Europe/Paris',
+      granularity: 'week',
+    });
 
-    expect(weeks.map((bucket: { period: string; messages: number }) => [bucket.period, bucket.messages])).toEqual([
+    expect(weeks).toEqual([
       ['2026-10-12', 1],
       ['2026-10-19', 4],
       ['2026-10-26', 1],
@@ -159,16 +161,14 @@ describe('GET /v1/metrics', () => {
     ])
       await write(tenant, at);
 
-    const months = (
-      await metrics(tenant, {
-        created_from: '2026-02-01T00:00:00+01:00',
-        created_to: '2026-05-01T00:00:00+02:00',
-        timezone: 'Europe/Paris',
-        granularity: 'month',
-      }).expect(200)
-    ).body.data.buckets;
+    const months = await bucketCounts(tenant, {
+      created_from: '2026-02-01T00:00:00+01:00',
+      created_to: '2026-05-01T00:00:00+02:00',
+      timezone: 'Europe/Paris',
+      granularity: 'month',
+    });
 
-    expect(months.map((bucket: { period: string; messages: number }) => [bucket.period, bucket.messages])).toEqual([
+    expect(months).toEqual([
       ['2026-02', 1],
       ['2026-03', 3],
       ['2026-04', 1],
@@ -181,7 +181,7 @@ describe('GET /v1/metrics', () => {
 
     const answer = await metrics(tenant, { created_from: '2026-05-10T00:00:00+05:30', created_to: '2026-05-12T00:00:00+05:30', timezone: 'Asia/Kolkata' }).expect(200);
 
-    expect(answer.body.data.buckets.map((bucket: { period: string; messages: number }) => [bucket.period, bucket.messages])).toEqual([
+    expect(periodCounts(answer.body.data.buckets)).toEqual([
       ['2026-05-10', 1],
       ['2026-05-11', 3],
     ]);
@@ -193,14 +193,14 @@ describe('GET /v1/metrics', () => {
     for (const time of ['2026-06-01T10:00:00Z', '2026-06-07T10:00:00Z', '2026-06-08T10:00:00Z', '2026-07-02T10:00:00Z']) await write(tenant, time);
     const range = { created_from: '2026-06-01T00:00:00Z', created_to: '2026-07-06T00:00:00Z' };
 
-    const weeks = (await metrics(tenant, { ...range, granularity: 'week' }).expect(200)).body.data.buckets;
-    const months = (await metrics(tenant, { ...range, granularity: 'month' }).expect(200)).body.data.buckets;
+    const weeks = await bucketCounts(tenant, { ...range, granularity: 'week' });
+    const months = await bucketCounts(tenant, { ...range, granularity: 'month' });
     const none = (await metrics(tenant, { ...range, granularity: 'none' }).expect(200)).body.data;
 
-    expect(weeks.map((bucket: { period: string; messages: number }) => [bucket.period, bucket.messages])).toEqual([
+    expect(weeks).toEqual([
       ['2026-06-01', 2], ['2026-06-08', 1], ['2026-06-15', 0], ['2026-06-22', 0], ['2026-06-29', 1],
     ]);
-    expect(months.map((bucket: { period: string; messages: number }) => [bucket.period, bucket.messages])).toEqual([['2026-06', 3], ['2026-07', 1]]);
+    expect(months).toEqual([['2026-06', 3], ['2026-07', 1]]);
     expect([none.buckets, none.totals.messages]).toEqual([[], 4]);
   });
 
