@@ -24,6 +24,9 @@ const common = {
 export default {
   // two workers even on two cores: e2e specs spend much of their time waiting on servers and databases
   maxWorkers: Math.min(4, Math.max(2, availableParallelism() - 1)),
+  // a worker keeps the module graph of every ESM spec it has run (Node's vm modules are not collected), some 70 MB each: past
+  // twenty specs its heap nears 2 GB, which takes longer to tear down than Jest waits for a worker's exit; a fresh one is cheaper
+  workerIdleMemoryLimit: '512MB',
   // e2e specs spawn processes and wait on databases; unit specs finish far below this
   testTimeout: 30_000,
   projects: [
