@@ -44,8 +44,14 @@ describe('a campaign across a server killed with SIGKILL', () => {
     receiver = await new WebhookReceiver().start();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    // the campaign (and a webhook event) the killed server held is taken up once its lease runs out
-    env = productionEnv(database.env, SECRET, { PORT: String(port), CAMPAIGN_LEASE_SECONDS: '2', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '2500' });
+    // the campaign, the outbox entries and a webhook event the killed server held are taken up once their lease runs out
+    env = productionEnv(database.env, SECRET, {
+      PORT: String(port),
+      CAMPAIGN_LEASE_SECONDS: '2',
+      OUTBOX_LEASE_SECONDS: '5',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_TIMEOUT_MS: '2500',
+    });
     account = runCli(env, 'account:create', '--name', 'Crash Campaign', '--balance', String(RECIPIENTS * PRICE + 1000)).json as typeof account;
     await serve();
     const events = ['campaign.started', 'campaign.completed', 'campaign.cancelled'];

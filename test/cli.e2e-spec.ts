@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { newId } from '../src/common/ids.js';
-import { runCli } from './support/processes.js';
+import { startCli, type CliResult } from './support/processes.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { until } from './support/until.js';
@@ -16,9 +16,10 @@ describe('cli', () => {
   let receiver: WebhookReceiver;
   let account: { account_id: string; user_id: string; sender_id: string; api_key: string };
 
-  const cli = (...args: string[]) => runCli(env, ...args);
-  const ok = (...args: string[]) => {
-    const result = cli(...args);
+  // each command is a process of its own: those that do not depend on each other run side by side
+  const cli = (...args: string[]) => startCli(env, ...args);
+  const ok = async (...args: string[]) => {
+    const result = await cli(...args);
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
     return result.json as Record<string, unknown>;
   };
@@ -27,7 +28,7 @@ describe('cli', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     env = { ...database.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', JWT_SECRET: SECRET, OTP_SECRET: SECRET };
-    account = ok('account:create', '--name', 'Acme Corp', '--balance', '12.50', '--email', 'Ops@Acme.example') as typeof account;
+    account = (await ok('account:create', '--name', 'Acme Corp', '--balance', '12.50', '--email', 'Ops@Acme.example')) as typeof account;
     receiver = await new WebhookReceiver().start();
     t = await startTestApp({ ...env, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   });
@@ -54,7 +55,7 @@ describe('cli', () => {
   });
 
   it('account:create names the default sender after the account', async () => {
-    const created = ok('account:create', '--name', 'Société Générale 2026!');
+    const created = await ok('account:create', '--name', 'Société Générale 2026!');
     const send = await t
       .http()
       .post('/v1/otp/send')
@@ -64,14 +65,14 @@ describe('cli', () => {
   });
 
   it('account:credit adds to the balance', async () => {
-    expect(ok('account:credit', '--account', account.account_id, '--amount', '7.5')).toEqual({ balance: 20 });
+    expect(await ok('account:credit', '--account', account.account_id, '--amount', '7.5')).toEqual({ balance: 20 });
     expect((await get('/v1/account', account.api_key)).body.data.balance).toBe(20);
   });
 
   it('account:webhook-secret rotates the signing secret and prints it once; the previous one still signs', async () => {
-    const first = ok('account:webhook-secret', '--account', account.account_id);
+    const first = await ok('account:webhook-secret', '--account', account.account_id);
     expect(first).toEqual({ secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });
-    const second = ok('account:webhook-secret', '--account', account.account_id);
+    const second = await ok('account:webhook-secret', '--account', account.account_id);
     expect(second.secret).not.toBe(first.secret);
     const stored = await t.database.run((sql) =>
       sql.get<{ secret: string; previous_secret: string }>('SELECT secret, previous_secret FROM account_webhook WHERE account_id = ?', [account.account_id]),
@@ -87,36 +88,43 @@ describe('cli', () => {
       .set('Authorization', `Bearer ${account.api_key}`)
       .send({ channel: 'SMS', to: '+2250707070710', message: 'Code ##OTP##' });
     expect(send.status).toBe(200);
-    const audit = ok('account:audit', '--account', account.account_id);
+    const audit = await ok('account:audit', '--account', account.account_id);
     expect(audit).toEqual({ balance: audit.ledger_sum, ledger_sum: expect.any(Number), consistent: true });
   });
 
   it('user:create and token:issue give a JWT that works; user:delete stops it', async () => {
-    const user = ok('user:create', '--account', account.account_id, '--name', 'Ops', '--email', 'ops@acme.example');
-    const token = ok('token:issue', '--user', user.user_id as string, '--ttl', '600');
-    expect(token).toEqual({ token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), expires_at: expect.any(Number) });
-    expect(token.expires_at as number).toBeGreaterThan(Date.now() / 1000 + 590);
-
-    const deleted = ok('user:create', '--account', account.account_id, '--name', 'Gone');
-    const doomed = ok('token:issue', '--user', deleted.user_id as string);
-    expect(ok('user:delete', '--user', deleted.user_id as string)).toEqual({ user_id: deleted.user_id, deleted: true });
-
+    const kept = async () => {
+      const user = await ok('user:create', '--account', account.account_id, '--name', 'Ops', '--email', 'ops@acme.example');
+      const token = await ok('token:issue', '--user', user.user_id as string, '--ttl', '600');
+      expect(token).toEqual({ token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), expires_at: expect.any(Number) });
+      expect(token.expires_at as number).toBeGreaterThan(Date.now() / 1000 + 590);
+      return token;
+    };
+    const gone = async () => {
+      const deleted = await ok('user:create', '--account', account.account_id, '--name', 'Gone');
+      const doomed = await ok('token:issue', '--user', deleted.user_id as string);
+      expect(await ok('user:delete', '--user', deleted.user_id as string)).toEqual({ user_id: deleted.user_id, deleted: true });
+      return doomed;
+    };
+    const [token, doomed] = await Promise.all([kept(), gone()]);
     expect((await get('/v1/account', token.token as string)).status).toBe(200);
     expect((await get('/v1/account', doomed.token as string)).body).toEqual({ status: 401, message: 'Non autorisé' });
   });
 
   it('apikey:create makes live and test keys; apikey:revoke stops one', async () => {
-    const live = ok('apikey:create', '--user', account.user_id);
-    const test = ok('apikey:create', '--user', account.user_id, '--test');
+    const [live, test] = await Promise.all([
+      ok('apikey:create', '--user', account.user_id),
+      ok('apikey:create', '--user', account.user_id, '--test'),
+    ]);
     expect(live).toEqual({ key_id: expect.any(String), api_key: expect.stringMatching(/^mk_live_/) });
     expect(test.api_key).toMatch(/^mk_test_/);
-    expect(ok('apikey:revoke', '--key-id', live.key_id as string)).toEqual({ key_id: live.key_id, revoked: true });
+    expect(await ok('apikey:revoke', '--key-id', live.key_id as string)).toEqual({ key_id: live.key_id, revoked: true });
     expect((await get('/v1/account', live.api_key as string)).status).toBe(401);
     expect((await get('/v1/account', test.api_key as string)).status).toBe(200);
   });
 
   it('sender:create registers a sender usable in sends', async () => {
-    expect(ok('sender:create', '--account', account.account_id, '--name', 'ACME')).toEqual({ sender_id: expect.any(String) });
+    expect(await ok('sender:create', '--account', account.account_id, '--name', 'ACME')).toEqual({ sender_id: expect.any(String) });
     const send = await t
       .http()
       .post('/v1/otp/send')
@@ -128,15 +136,15 @@ describe('cli', () => {
   });
 
   it('group:create and contact:create build a group with members', async () => {
-    const group = ok('group:create', '--account', account.account_id, '--name', 'VIP', '--description', 'Best clients');
-    const contact = ok('contact:create', '--account', account.account_id, '--name', 'Awa', '--phone', '+2250707070709', '--group', group.id as string);
+    const group = await ok('group:create', '--account', account.account_id, '--name', 'VIP', '--description', 'Best clients');
+    const contact = await ok('contact:create', '--account', account.account_id, '--name', 'Awa', '--phone', '+2250707070709', '--group', group.id as string);
     expect(contact).toEqual({ contact_id: expect.any(String) });
     const read = await get(`/v1/group/${group.id as string}`, account.api_key);
     expect(read.body.data).toEqual(expect.objectContaining({ id: group.id, name: 'VIP', description: 'Best clients' }));
   });
 
-  it('local-number:add stores a number for its country', () => {
-    expect(ok('local-number:add', '--account', account.account_id, '--number', '+225 07 01 02 03 04')).toEqual({
+  it('local-number:add stores a number for its country', async () => {
+    expect(await ok('local-number:add', '--account', account.account_id, '--number', '+225 07 01 02 03 04')).toEqual({
       local_number_id: expect.any(String),
       number: '+2250701020304',
     });
@@ -148,8 +156,8 @@ describe('cli', () => {
       ((await get('/v1/opt-out', bearer).expect(200)).body.data.items as Array<Record<string, unknown>>).map(({ phone, source, created_by }) => ({ phone, source, created_by }));
 
     it('put a number on the live or the sandbox list and take it off, each change sent to the webhook as an event', async () => {
-      const owner = ok('account:create', '--name', 'Opt-out Corp');
-      const { api_key: testKey } = ok('apikey:create', '--user', owner.user_id as string, '--test');
+      const owner = await ok('account:create', '--name', 'Opt-out Corp');
+      const { api_key: testKey } = await ok('apikey:create', '--user', owner.user_id as string, '--test');
       const live = owner.api_key as string;
       const hooked = await t
         .http()
@@ -158,13 +166,21 @@ describe('cli', () => {
         .send({ url: receiver.url('/cli-optout'), events: ['contact.opted_out', 'contact.opted_in'] })
         .expect(200);
 
-      expect(ok('optout:add', '--account', owner.account_id as string, '--phone', '+225 07 07 07 07 20')).toEqual({ phone, sandbox: false, added: true });
-      expect(ok('optout:add', '--account', owner.account_id as string, '--phone', phone)).toEqual({ phone, sandbox: false, added: false });
-      expect(ok('optout:add', '--account', owner.account_id as string, '--phone', phone, '--sandbox')).toEqual({ phone, sandbox: true, added: true });
+      // the live and the sandbox lists are apart: a number goes on both at once
+      expect(
+        await Promise.all([
+          ok('optout:add', '--account', owner.account_id as string, '--phone', '+225 07 07 07 07 20'),
+          ok('optout:add', '--account', owner.account_id as string, '--phone', phone, '--sandbox'),
+        ]),
+      ).toEqual([
+        { phone, sandbox: false, added: true },
+        { phone, sandbox: true, added: true },
+      ]);
+      expect(await ok('optout:add', '--account', owner.account_id as string, '--phone', phone)).toEqual({ phone, sandbox: false, added: false });
       expect(await listed(live)).toEqual([{ phone, source: 'admin', created_by: null }]);
       expect(await listed(testKey as string)).toEqual([{ phone, source: 'admin', created_by: null }]);
 
-      expect(ok('optout:remove', '--account', owner.account_id as string, '--phone', phone)).toEqual({ phone, sandbox: false, removed: true });
+      expect(await ok('optout:remove', '--account', owner.account_id as string, '--phone', phone)).toEqual({ phone, sandbox: false, removed: true });
       expect(await listed(live)).toEqual([]);
       expect(await listed(testKey as string)).toHaveLength(1);
 
@@ -181,7 +197,7 @@ describe('cli', () => {
     });
 
     it('optout:remove refuses a number that opted out itself, and one not on the list', async () => {
-      const owner = ok('account:create', '--name', 'Stop Corp');
+      const owner = await ok('account:create', '--name', 'Stop Corp');
       await t.database.run((sql) =>
         sql.run("INSERT INTO opt_out (id, account_id, sandbox, phone, source, keyword, created_at) VALUES (?, ?, ?, ?, 'sms_keyword', 'STOP', ?)", [
           newId(t.clock.now()),
@@ -192,18 +208,22 @@ describe('cli', () => {
         ]),
       );
 
-      for (const [args, error] of [
+      const refusals = [
         [[], 'transition_invalide: phone: seul le destinataire peut se réabonner (START)'],
         [['--sandbox'], "Non trouvé: phone: ce numéro n'est pas sur la liste des désinscrits"],
-      ] as const) {
-        const result = cli('optout:remove', '--account', owner.account_id as string, '--phone', phone, ...args);
+      ] as const;
+      const results = await Promise.all(
+        refusals.map(([args]) => cli('optout:remove', '--account', owner.account_id as string, '--phone', phone, ...args)),
+      );
+      for (const [i, [, error]] of refusals.entries()) {
+        const result = results[i]!;
         expect({ status: result.status, stdout: result.stdout, stderr: JSON.parse(result.stderr) }).toEqual({ status: 1, stdout: '', stderr: { error } });
       }
       expect(await listed(owner.api_key as string)).toEqual([{ phone, source: 'sms_keyword', created_by: null }]);
     });
   });
 
-  it.each([
+  const failures: Array<[string[], string]> = [
     [['account:create'], "required option '--name <name>' not specified"],
     [['optout:add', '--account', '00000000-0000-7000-8000-000000000000', '--phone', '+2250707070707'], 'no account 00000000-0000-7000-8000-000000000000'],
     [['optout:remove', '--account', '00000000-0000-7000-8000-000000000000', '--phone', '+2250707070707'], 'no account 00000000-0000-7000-8000-000000000000'],
@@ -215,16 +235,28 @@ describe('cli', () => {
     [['user:delete', '--user', '00000000-0000-7000-8000-000000000000'], 'no active user 00000000-0000-7000-8000-000000000000'],
     [['token:issue', '--user', '00000000-0000-7000-8000-000000000000'], 'no active user 00000000-0000-7000-8000-000000000000'],
     [['sender:create', '--account', '00000000-0000-7000-8000-000000000000', '--name', 'Bad Name!'], 'a sender name is up to 11 letters, digits or spaces with a letter, or up to 15 digits'],
-  ])('%j fails with a JSON error on stderr', (args, message) => {
-    const result = cli(...args);
-    expect(result.status).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(JSON.parse(result.stderr)).toEqual({ error: message });
-  });
+  ];
+  describe('failing commands', () => {
+    // none changes anything: they run three at a time from the start, and each test reads its own
+    const results: Array<Promise<CliResult>> = [];
+    let zeroAmount: Promise<CliResult>;
+    beforeAll(() => {
+      const commands = [...failures.map(([args]) => args), ['account:credit', '--account', account.account_id, '--amount', '0']];
+      for (const [i, args] of commands.entries()) results.push(i < 3 ? cli(...args) : results[i - 3]!.then(() => cli(...args)));
+      zeroAmount = results.pop()!;
+    });
 
-  it('refuses an amount that is not positive', () => {
-    const result = cli('account:credit', '--account', account.account_id, '--amount', '0');
-    expect(result.status).toBe(1);
-    expect(JSON.parse(result.stderr)).toEqual({ error: 'amount must be a positive amount with at most two decimals' });
+    it.each(failures.map(([args, message], i) => [args, message, i] as const))('%j fails with a JSON error on stderr', async (_args, message, i) => {
+      const result = await results[i]!;
+      expect(result.status).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(JSON.parse(result.stderr)).toEqual({ error: message });
+    });
+
+    it('refuses an amount that is not positive', async () => {
+      const result = await zeroAmount;
+      expect(result.status).toBe(1);
+      expect(JSON.parse(result.stderr)).toEqual({ error: 'amount must be a positive amount with at most two decimals' });
+    });
   });
 });

@@ -23,82 +23,67 @@ const submitsPer = (smsc: FakeSmsc, numbers: string[]) => numbers.map((to) => sm
 
 /** Scheduled messages wait in the outbox for their time: across a `kill -9`, against cancels, in a delivery window around DST changes. */
 describe('scheduled SMS', () => {
-  describe('across a server killed with SIGKILL while they wait', () => {
-    let database: TestDatabase;
-    let env: Record<string, string>;
-    let base: string;
-    let smsc: FakeSmsc;
-    let server: ServerProcess | undefined;
-    let account: { account_id: string; api_key: string };
-    const due = phonesFrom(0, 20);
-    const withdrawn = phonesFrom(100, 5);
-    let sendAt: Date;
-    let statusesAfterRestart: Record<string, number>;
+  // the messages that wait across a server killed with SIGKILL are scheduled first: the tests in one application run during their minute
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  let base: string;
+  let serverSmsc: FakeSmsc;
+  let server: ServerProcess | undefined;
+  let account: { account_id: string; api_key: string };
+  const due = phonesFrom(0, 20);
+  const withdrawn = phonesFrom(100, 5);
+  let dueAt: Date;
+  let statusesAfterRestart: Record<string, number>;
+  let restartedAt: number;
+  let submitsAfterRestart: number;
 
-    const serve = async () => {
-      server = await startServer(env);
-      if (!server.stdout().includes('Serving on')) throw new Error(`the server did not start: ${server.stderr()}`);
-    };
-    const post = async (path: string, body?: object) => {
-      const response = await checkedFetch(`${base}${path}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${account.api_key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(20_000),
-      });
-      return { status: response.status, body: (await response.json()) as { data: Record<string, any> } };
-    };
-    const statuses = async () => {
-      const rows = await query(env, 'SELECT status, COUNT(*) AS n FROM message_out WHERE account_id = ? GROUP BY status', [account.account_id]);
-      return Object.fromEntries(rows.map((row) => [String(row.status), Number(row.n)]));
-    };
-
-    beforeAll(async () => {
-      database = await createTestDatabase();
-      smsc = new FakeSmsc();
-      await smsc.start();
-      const port = await freePort();
-      base = `http://127.0.0.1:${port}`;
-      env = productionEnv(database.env, SECRET, { PORT: String(port), SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url, OUTBOX_LEASE_SECONDS: '5' });
-      account = runCli(env, 'account:create', '--name', 'Crash Schedule', '--balance', '1000').json as typeof account;
-      await serve();
-      await until(() => smsc.binds, (binds) => binds > 0);
-
-      // the shortest wait that schedules: more than a minute ahead
-      sendAt = new Date(Date.now() + 62_000);
-      const scheduled = await post('/v1/sms/send', { to: due, message: 'Votre rendez-vous est confirmé', lot: 'rappels', send_at: sendAt.toISOString() });
-      expect(scheduled.body.data).toMatchObject({ scheduled: true, count: due.length });
-      expect((await post('/v1/sms/send', { to: withdrawn, message: 'Offre retirée', lot: 'retire', send_at: sendAt.toISOString() })).status).toBe(200);
-      expect((await post('/v1/sms/out/retire/cancel')).body.data).toEqual({ cancelled: withdrawn.length, refunded: withdrawn.length * PRICE, balance: 1000 - due.length * PRICE });
-
-      await server?.stop('SIGKILL');
-      await serve();
-      statusesAfterRestart = await statuses();
-    }, 60_000);
-
-    afterAll(async () => {
-      await server?.stop();
-      await smsc?.stop();
-      await database?.drop();
+  const serve = async () => {
+    server = await startServer(env);
+    if (!server.stdout().includes('Serving on')) throw new Error(`the server did not start: ${server.stderr()}`);
+  };
+  const post = async (path: string, body?: object) => {
+    const response = await checkedFetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${account.api_key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(20_000),
     });
+    return { status: response.status, body: (await response.json()) as { data: Record<string, any> } };
+  };
+  const statuses = async () => {
+    const rows = await query(env, 'SELECT status, COUNT(*) AS n FROM message_out WHERE account_id = ? GROUP BY status', [account.account_id]);
+    return Object.fromEntries(rows.map((row) => [String(row.status), Number(row.n)]));
+  };
 
-    it('keeps them scheduled across the restart, the cancelled ones cancelled, nothing handed over early', () => {
-      expect(statusesAfterRestart).toEqual({ scheduled: due.length, cancelled: withdrawn.length });
-      expect(Date.now()).toBeLessThan(sendAt.getTime());
-      expect(smsc.submits).toEqual([]);
-    });
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    serverSmsc = new FakeSmsc();
+    await serverSmsc.start();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    env = productionEnv(database.env, SECRET, { PORT: String(port), SMS_PROVIDER: 'smpp', SMPP_URL: serverSmsc.url, OUTBOX_LEASE_SECONDS: '5' });
+    account = runCli(env, 'account:create', '--name', 'Crash Schedule', '--balance', '1000').json as typeof account;
+    await serve();
+    await until(() => serverSmsc.binds, (binds) => binds > 0);
 
-    it('hands each over once, at or after its time, and never the cancelled ones', async () => {
-      await until(statuses, (counts) => counts.sent === due.length, 90_000, 250);
+    // the shortest wait that schedules: more than a minute ahead
+    dueAt = new Date(Date.now() + 62_000);
+    const scheduled = await post('/v1/sms/send', { to: due, message: 'Votre rendez-vous est confirmé', lot: 'rappels', send_at: dueAt.toISOString() });
+    expect(scheduled.body.data).toMatchObject({ scheduled: true, count: due.length });
+    expect((await post('/v1/sms/send', { to: withdrawn, message: 'Offre retirée', lot: 'retire', send_at: dueAt.toISOString() })).status).toBe(200);
+    expect((await post('/v1/sms/out/retire/cancel')).body.data).toEqual({ cancelled: withdrawn.length, refunded: withdrawn.length * PRICE, balance: 1000 - due.length * PRICE });
 
-      expect(submitsPer(smsc, due)).toEqual(due.map(() => 1));
-      expect(submitsPer(smsc, withdrawn)).toEqual(withdrawn.map(() => 0));
-      const earliest = Math.min(...smsc.submits.map((submit) => submit.receivedAt));
-      expect(earliest).toBeGreaterThanOrEqual(sendAt.getTime());
-      expect(await query(env, 'SELECT id FROM outbox')).toEqual([]);
-      const balance = 1000 - due.length * PRICE;
-      expect(runCli(env, 'account:audit', '--account', account.account_id).json).toEqual({ balance, ledger_sum: balance, consistent: true });
-    }, 100_000);
+    await server?.stop('SIGKILL');
+    await serve();
+    statusesAfterRestart = await statuses();
+    restartedAt = Date.now();
+    submitsAfterRestart = serverSmsc.submits.length;
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await serverSmsc?.stop();
+    await database?.drop();
   });
 
   describe('in one application under a controlled clock', () => {
@@ -286,5 +271,25 @@ describe('scheduled SMS', () => {
         sundayUtc(saturday, '07:00'),
       );
     });
+  });
+
+  describe('across a server killed with SIGKILL while they wait', () => {
+    it('keeps them scheduled across the restart, the cancelled ones cancelled, nothing handed over early', () => {
+      expect(statusesAfterRestart).toEqual({ scheduled: due.length, cancelled: withdrawn.length });
+      expect(restartedAt).toBeLessThan(dueAt.getTime());
+      expect(submitsAfterRestart).toBe(0);
+    });
+
+    it('hands each over once, at or after its time, and never the cancelled ones', async () => {
+      await until(statuses, (counts) => counts.sent === due.length, 90_000, 250);
+
+      expect(submitsPer(serverSmsc, due)).toEqual(due.map(() => 1));
+      expect(submitsPer(serverSmsc, withdrawn)).toEqual(withdrawn.map(() => 0));
+      const earliest = Math.min(...serverSmsc.submits.map((submit) => submit.receivedAt));
+      expect(earliest).toBeGreaterThanOrEqual(dueAt.getTime());
+      expect(await query(env, 'SELECT id FROM outbox')).toEqual([]);
+      const balance = 1000 - due.length * PRICE;
+      expect(runCli(env, 'account:audit', '--account', account.account_id).json).toEqual({ balance, ledger_sum: balance, consistent: true });
+    }, 100_000);
   });
 });

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -18,13 +18,29 @@ export function runCli(env: Record<string, string>, ...args: string[]): CliResul
     encoding: 'utf8',
     timeout: 30_000,
   });
+  return cliResult(result.status, result.stdout, result.stderr);
+}
+
+/** `runCli` without blocking the test's event loop, so that commands run beside each other or beside what the test waits for. */
+export function startCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(DIST, 'cli.js'), ...args],
+      { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 },
+      (error, stdout, stderr) => resolve(cliResult(error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr)),
+    );
+  });
+}
+
+function cliResult(status: number | null, stdout: string, stderr: string): CliResult {
   let json: Record<string, unknown> | null = null;
   try {
-    json = JSON.parse(result.stdout) as Record<string, unknown>;
+    json = JSON.parse(stdout) as Record<string, unknown>;
   } catch {
     json = null;
   }
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, json };
+  return { status, stdout, stderr, json };
 }
 
 /** The environment of a server process run as in production on a test database, with no rate limit; `extra` adds to it. */
