@@ -30,7 +30,8 @@ interface Loop {
  * each claimed batch to its queue, renews the lease while a batch is in hand,
  * and claims again at once after a full batch. A queue is drained when it is
  * woken (after a commit that added work) and every `pollMs` otherwise; a drain
- * that fails is retried with backoff. On shutdown it stops claiming and waits
+ * that fails is retried with backoff, the failed batch first given back where
+ * its queue says how (`release`). On shutdown it stops claiming and waits
  * for the batches in hand. Drains run in the runner's own async context, not in
  * that of the request that woke them.
  */
