@@ -42,6 +42,7 @@ export default {
       ...common,
       displayName: 'e2e-galera',
       rootDir: '.',
+      setupFilesAfterEnv: ['<rootDir>/test/support/galera-setup.ts'],
       testMatch: [
         '<rootDir>/test/galera/*.e2e-spec.ts',
         '<rootDir>/test/mysql/{campaign,address-book}-two-instances.e2e-spec.ts',

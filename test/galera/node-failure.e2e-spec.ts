@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { galera, wholeCluster } from '../support/galera.js';
 import { checkedFetch, UndocumentedAnswer } from '../support/openapi-answers.js';
 import { productionEnv, runCli, startInstances, type ServerProcess } from '../support/processes.js';
 import { queryServerDatabase as query } from '../support/server-database.js';
@@ -8,7 +6,6 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database.
 import { waitFor } from '../support/until.js';
 
 const SECRET = 'galera-node-failure-e2e-secret-012345678';
-const GALERA_LOCAL = resolve(process.cwd(), '../shared/scripts/galera-local.sh');
 const INSTANCES = 3;
 const WORKERS_PER_INSTANCE = 2;
 const ANSWER_WITHIN_MS = 5000;
@@ -29,7 +26,6 @@ interface Sample {
 
 const recipient = (n: number) => `+2250709${String(n).padStart(6, '0')}`;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-const galera = (...args: string[]) => promisify(execFile)(GALERA_LOCAL, args, { timeout: 120_000 });
 
 /**
  * Three instances, one per node, under traffic while node 2 is killed (SIGKILL) and restarted. The instance on
@@ -84,17 +80,20 @@ describe('a Galera node killed under traffic', () => {
     };
     const workers = servers.flatMap((_, instance) => Array.from({ length: WORKERS_PER_INSTANCE }, () => worker(instance)));
 
-    await waitFor(() => accepted.length >= 30, 30_000);
-    killedAt = Date.now();
-    phase = 'down';
-    await galera('kill', '2');
-    await waitFor(() => samples.filter((sample) => sample.phase === 'down' && sample.at > 6000).length >= 30, 60_000);
-    await galera('restart', '2');
-    phase = 'back';
-    const acceptedBack = accepted.length;
-    await waitFor(() => accepted.length >= acceptedBack + 30, 30_000);
-    traffic = false;
-    await Promise.all(workers);
+    try {
+      await waitFor(() => accepted.length >= 30, 30_000);
+      killedAt = Date.now();
+      phase = 'down';
+      await galera('kill', '2');
+      await waitFor(() => samples.filter((sample) => sample.phase === 'down' && sample.at > 6000).length >= 30, 60_000);
+      await galera('restart', '2');
+      phase = 'back';
+      const acceptedBack = accepted.length;
+      await waitFor(() => accepted.length >= acceptedBack + 30, 30_000);
+    } finally {
+      traffic = false;
+      await Promise.all(workers);
+    }
 
     const count = (test: (sample: Sample) => boolean) => samples.filter(test).length;
     console.log(
@@ -110,7 +109,7 @@ describe('a Galera node killed under traffic', () => {
     await Promise.all(servers.map((server) => server.stop()));
     await database?.drop();
     // whatever happened, the cluster is left with its three nodes
-    if ((await galera('status').catch(() => null)) === null) await galera('start');
+    await wholeCluster();
   }, 120_000);
 
   it('answers every send within 5 s, with 200 or 503 service_indisponible, and no instance stops', () => {

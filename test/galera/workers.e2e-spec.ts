@@ -68,28 +68,31 @@ describe('the campaign and webhook workers of three instances on a three-node Ga
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
-    const launches = await Promise.all(
-      drafts.flatMap((id) =>
-        Array.from({ length: INSTANCES }, (_, instance) => call(instance, 'POST', `/v1/campaign/${id}/launch`, account.api_key, {})),
-      ),
-    );
-    expect(countByStatus(launches)).toEqual({ 200: CAMPAIGNS, 409: CAMPAIGNS * (INSTANCES - 1) });
-    const started = Date.now();
-    for (const id of drafts) {
-      await until(
-        async () => (await query(env, 'SELECT status FROM campaign WHERE id = ?', [id]))[0]!.status,
-        (status) => status === 'done',
-        180_000,
-        200,
+    try {
+      const launches = await Promise.all(
+        drafts.flatMap((id) =>
+          Array.from({ length: INSTANCES }, (_, instance) => call(instance, 'POST', `/v1/campaign/${id}/launch`, account.api_key, {})),
+        ),
       );
+      expect(countByStatus(launches)).toEqual({ 200: CAMPAIGNS, 409: CAMPAIGNS * (INSTANCES - 1) });
+      const started = Date.now();
+      for (const id of drafts) {
+        await until(
+          async () => (await query(env, 'SELECT status FROM campaign WHERE id = ?', [id]))[0]!.status,
+          (status) => status === 'done',
+          180_000,
+          200,
+        );
+      }
+      // which instances write chunks is up to the launches' winners and the workers' polls: printed, not required
+      console.log(
+        `${CAMPAIGNS} campaigns of ${RECIPIENTS} launched through the three at once: all done ${Date.now() - started} ms after the launches, ` +
+          `chunks written by ${workers.size} instances`,
+      );
+    } finally {
+      running = false;
+      await watching;
     }
-    running = false;
-    await watching;
-    // which instances write chunks is up to the launches' winners and the workers' polls: printed, not required
-    console.log(
-      `${CAMPAIGNS} campaigns of ${RECIPIENTS} launched through the three at once: all done ${Date.now() - started} ms after the launches, ` +
-        `chunks written by ${workers.size} instances`,
-    );
 
     const written = await query(
       env,

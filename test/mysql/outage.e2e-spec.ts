@@ -69,9 +69,7 @@ describe('a MariaDB outage under traffic', () => {
     const port = await freePort();
     mariadbEnv = { MARIADB_PORT: String(port), MARIADB_DATADIR: `/tmp/outage-mariadb-${port}` };
     await mariadb('start');
-    const settings = Object.fromEntries(
-      [...(await mariadb('env')).matchAll(/^export (\w+)=(.*)$/gm)].map(([, name, value]) => [name, value]),
-    );
+    const settings = Object.fromEntries([...(await mariadb('env')).matchAll(/^export (\w+)=(.*)$/gm)].map(([, name, value]) => [name, value]));
     dataDir = mkdtempSync(join(tmpdir(), 'messaging-outage-'));
     const serverPort = await freePort();
     base = `http://127.0.0.1:${serverPort}`;
@@ -110,18 +108,21 @@ describe('a MariaDB outage under traffic', () => {
     };
     const workers = Array.from({ length: WORKERS }, worker);
 
-    await waitFor(() => accepted.length >= 10, 30_000);
-    phase = 'outage';
-    await mariadb('stop');
-    const answeredBeforeStop = samples.length;
-    await waitFor(() => samples.length >= answeredBeforeStop + 20, 30_000);
-    await mariadb('start');
-    await waitFor(async () => (await call('GET', '/health/ready')).status === 200, 60_000);
-    phase = 'after';
-    const acceptedBeforeRecovery = accepted.length;
-    await waitFor(() => accepted.length >= acceptedBeforeRecovery + 5, 30_000);
-    traffic = false;
-    await Promise.all(workers);
+    try {
+      await waitFor(() => accepted.length >= 10, 30_000);
+      phase = 'outage';
+      await mariadb('stop');
+      const answeredBeforeStop = samples.length;
+      await waitFor(() => samples.length >= answeredBeforeStop + 20, 30_000);
+      await mariadb('start');
+      await waitFor(async () => (await call('GET', '/health/ready')).status === 200, 60_000);
+      phase = 'after';
+      const acceptedBeforeRecovery = accepted.length;
+      await waitFor(() => accepted.length >= acceptedBeforeRecovery + 5, 30_000);
+    } finally {
+      traffic = false;
+      await Promise.all(workers);
+    }
 
     const outage = samples.filter((sample) => sample.phase === 'outage');
     const count = (test: (sample: Sample) => boolean) => samples.filter(test).length;
