@@ -20,8 +20,8 @@ describe('/v1/balance', () => {
     t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '1000' });
   });
   afterAll(async () => {
-    await t.close();
-    await receiver.stop();
+    await t?.close();
+    await receiver?.stop();
   });
 
   const get = (tenant: Tenant, path: string) => t.http().get(path).set('Authorization', tenant.auth);

@@ -34,9 +34,9 @@ describe('cli', () => {
   });
 
   afterAll(async () => {
-    await t.close();
-    await receiver.stop();
-    await database.drop();
+    await t?.close();
+    await receiver?.stop();
+    await database?.drop();
   });
 
   it('account:create prints the ids and a working API key', async () => {

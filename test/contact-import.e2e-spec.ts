@@ -34,8 +34,8 @@ describe('/v1/contact/import', () => {
     t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   });
   afterAll(async () => {
-    await t.close();
-    await receiver.stop();
+    await t?.close();
+    await receiver?.stop();
   });
 
   const post = (tenant: Tenant, query = '') => t.http().post(`/v1/contact/import${query}`).set('Authorization', tenant.auth);

@@ -129,7 +129,7 @@ describe('a client generated from the OpenAPI document', () => {
     copyFileSync(CLIENT, join(dir, 'client.ts'));
   });
   afterAll(async () => {
-    await t.close();
+    await t?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -53,8 +53,8 @@ describe('operations endpoints', () => {
       t = await startTestApp({ SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url });
     });
     afterAll(async () => {
-      await t.close();
-      await smsc.stop();
+      await t?.close();
+      await smsc?.stop();
       Object.assign(process.env, { SMS_PROVIDER: 'log', SMPP_URL: '' });
     });
 
@@ -78,7 +78,7 @@ describe('operations endpoints', () => {
       t = await startTestApp({ METRICS_TOKEN });
     });
     afterAll(async () => {
-      await t.close();
+      await t?.close();
       process.env.METRICS_TOKEN = '';
     });
 

@@ -168,8 +168,8 @@ describe(`${CredentialRateLimitGuard.name} across instances`, () => {
     tenant = await createTenant(first);
   });
   afterAll(async () => {
-    await second.close();
-    await first.close();
+    await second?.close();
+    await first?.close();
   });
 
   const on = (app: TestApp) => app.http().get('/v1/account').set('Authorization', tenant.auth);

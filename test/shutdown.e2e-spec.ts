@@ -144,7 +144,7 @@ describe('SIGTERM while the dispatcher waits on the SMSC', () => {
   afterAll(async () => {
     await service?.server?.stop('SIGKILL');
     service?.agent.destroy();
-    await smsc.stop();
+    await smsc?.stop();
     await service?.database.drop();
   }, 30_000);
 

@@ -35,8 +35,8 @@ describe('webhooks', () => {
     t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '1000' });
   });
   afterAll(async () => {
-    await t.close();
-    await receiver.stop();
+    await t?.close();
+    await receiver?.stop();
   });
 
   async function sandboxTenant(): Promise<Tenant> {
@@ -383,8 +383,8 @@ describe('webhook SSRF guard', () => {
     t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false', WEBHOOK_TIMEOUT_MS: '1000' }, [[WEBHOOK_RESOLVER, resolver]]);
   });
   afterAll(async () => {
-    await t.close();
-    await receiver.stop();
+    await t?.close();
+    await receiver?.stop();
   });
 
   it.each([

@@ -24,7 +24,7 @@ describe('Swagger UI in a browser', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    await t.close();
+    await t?.close();
   });
 
   it('runs "Try it out" on GET /v1/account with an API key and shows the 200 answer', async () => {

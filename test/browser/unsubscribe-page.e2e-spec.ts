@@ -22,7 +22,7 @@ describe('Unsubscribe page in a browser', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    await t.close();
+    await t?.close();
   });
 
   it('opens the link of a sent message, submits the form and shows the French confirmation', async () => {

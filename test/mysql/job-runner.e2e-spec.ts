@@ -73,7 +73,7 @@ describe('JobRunner on MariaDB', () => {
   afterAll(async () => {
     await Promise.all(runners.map((runner) => runner.stop()));
     for (const dataSource of dataSources) await dataSource.destroy();
-    await database.drop();
+    await database?.drop();
   });
 
   it('does every job exactly once, spread over every runner', async () => {
