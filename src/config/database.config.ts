@@ -19,7 +19,7 @@ export const databaseConfig = registerAs('database', () => {
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
 
 /** `host:port,host:port` (checked by the environment's validation). */
-function parseHosts(list: string): DatabaseHost[] {
+export function parseHosts(list: string): DatabaseHost[] {
   return list.split(',').map((entry) => {
     const at = entry.lastIndexOf(':');
     return { host: entry.slice(0, at), port: Number(entry.slice(at + 1)) };

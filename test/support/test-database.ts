@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
+import { createConnection, type Connection } from 'mysql2/promise';
+import { parseHosts } from '../../src/config/database.config.js';
 
 export interface TestDatabase {
   env: Record<string, string>;
@@ -23,13 +24,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
 
   const name = `${process.env.DB_NAME ?? 'app'}_e2e_${process.pid}_${++created}`;
-  const admin = () =>
-    createConnection({
-      host: process.env.DB_HOST ?? '127.0.0.1',
-      port: Number(process.env.DB_PORT ?? 3306),
-      user: process.env.DB_USER,
-      password: process.env.DB_PASSWORD,
-    });
   const connection = await admin();
   await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
   await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
@@ -37,10 +31,26 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     env: { DB_TYPE: 'mysql', DB_NAME: name, DATA_DIR: dataDir },
     drop: async () => {
+      cleanDir();
       const cleanup = await admin();
       await cleanup.query(`DROP DATABASE IF EXISTS \`${name}\``);
       await cleanup.end();
-      cleanDir();
     },
   };
+}
+
+/** The first server of DB_HOSTS that answers (on a cluster, any node creates and drops a database), else DB_HOST:DB_PORT. */
+async function admin(): Promise<Connection> {
+  const servers = process.env.DB_HOSTS
+    ? parseHosts(process.env.DB_HOSTS)
+    : [{ host: process.env.DB_HOST ?? '127.0.0.1', port: Number(process.env.DB_PORT ?? 3306) }];
+  let failure: unknown;
+  for (const server of servers) {
+    try {
+      return await createConnection({ ...server, user: process.env.DB_USER, password: process.env.DB_PASSWORD });
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure;
 }
