@@ -11,7 +11,7 @@ describe('GET /v1/account', () => {
   beforeAll(async () => {
     t = await startTestApp();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('answers 200 OK with the whole account', async () => {
     const before = t.clock.now().getTime();

@@ -212,7 +212,7 @@ describe('Authentication', () => {
     };
     shared = await resourcesOf(tenant);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   describe.each(routes)('$name', (route) => {
     it.each(refused)('refuses %s with 401', async (_, authorization) => {

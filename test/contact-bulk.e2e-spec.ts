@@ -19,7 +19,7 @@ describe('/v1/contact/bulk', () => {
     t = await startTestApp();
     tenant = await createTenant(t);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('writes the valid contacts and reports the others by index', async () => {
     const res = await bulk({

@@ -35,7 +35,7 @@ describe('/v1/contact', () => {
     tenant = await createTenant(t);
     stranger = await createTenant(t);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   describe('POST', () => {
     it('answers 201 succès with the whole contact', async () => {

@@ -21,7 +21,7 @@ describe('Error envelope', () => {
     t = await startTestApp({ BODY_LIMIT_BYTES: '2048' });
     tenant = await createTenant(t);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const post = (path: string) => t.http().post(path).set('Authorization', tenant.auth);
 
@@ -209,7 +209,7 @@ describe('Error envelope of internal failures', () => {
       for (const table of ['contact_group', 'otp', 'message_out']) await sql.run(`ALTER TABLE ${table} RENAME TO ${table}_gone`);
     });
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it.each([
     ['GET /v1/group/{id}', () => t.http().get(`/v1/group/${A_GROUP_ID}`)],
@@ -250,7 +250,7 @@ describe('Error envelope when the database is unreachable', () => {
     await t.http().get('/v1/account').set('Authorization', warm.auth).expect(200);
     await t.app.get(DataSource).destroy();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('answers 503 service_indisponible when the route cannot read', async () => {
     const res = await t.http().get('/v1/account').set('Authorization', warm.auth);

@@ -26,7 +26,7 @@ describe('/v1/group/{id}/contacts', () => {
     tenant = await createTenant(t);
     stranger = await createTenant(t);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   describe('POST', () => {
     it('adds contacts by id and by phone, creating contacts for new phones, and reports the rest', async () => {

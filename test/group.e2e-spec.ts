@@ -23,7 +23,7 @@ describe('/v1/group/{id}', () => {
     tenant = await createTenant(t);
     stranger = await createTenant(t);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   describe('GET', () => {
     it('answers 200 succès with the whole group', async () => {

@@ -19,7 +19,7 @@ describe('HTTP hardening', () => {
     t = await startTestApp({ BODY_LIMIT_BYTES: String(BODY_LIMIT), RATE_LIMIT_PER_MINUTE: '0' });
     tenant = await createTenant(t);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const post = (path: string) => t.http().post(path).set('Authorization', tenant.auth);
 

@@ -306,7 +306,7 @@ describe('Hostile input', () => {
     seeds = { smsId: sent.body.data.uniq_id, lot: read.body.data.lot, groupId };
     tables = await tableNames(t);
   }, 60_000);
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   describe.each([
     ['POST /v1/otp/send', '/v1/otp/send', SEND_FIELDS],
@@ -540,7 +540,7 @@ describe('Hostile input with BODY_LIMIT_BYTES above 1 MB', () => {
     tenant = await createTenant(t, { balance: '100000000.00' });
     tables = await tableNames(t);
   }, 60_000);
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it.each([
     ['POST /v1/otp/send', '/v1/otp/send', SEND_FIELDS],

@@ -12,7 +12,7 @@ describe('POST /v1/otp/send with Idempotency-Key', () => {
   beforeAll(async () => {
     t = await startTestApp();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const send = (tenant: Tenant, body: object, key?: string) => {
     const req = t.http().post('/v1/otp/send').set('Authorization', tenant.auth);

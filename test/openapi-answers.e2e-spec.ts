@@ -31,7 +31,7 @@ describe('Answers checked against the OpenAPI document', () => {
     answers = new OpenApiAnswers(document);
     account = (await t.http().get('/v1/account').set('Authorization', tenant.auth).expect(200)).body.data;
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('accepts an answer the document describes', () => {
     expect(answers.problem(answer({}))).toBeUndefined();

@@ -114,7 +114,7 @@ describe('OpenAPI document', () => {
     t = await startTestApp();
     doc = (await t.http().get('/docs-json').expect(200)).body;
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('is OpenAPI 3.1 and declares version 1.0.0', () => {
     expect(doc.openapi).toBe('3.1.0');

@@ -10,7 +10,7 @@ describe('POST /v1/otp/send and /v1/otp/verify under concurrency', () => {
   beforeAll(async () => {
     t = await startTestApp();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const send = (tenant: Tenant, body: object) => t.http().post('/v1/otp/send').set('Authorization', tenant.auth).send(body);
   const verify = (tenant: Tenant, body: object) => t.http().post('/v1/otp/verify').set('Authorization', tenant.auth).send(body);

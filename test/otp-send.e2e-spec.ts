@@ -12,7 +12,7 @@ describe('POST /v1/otp/send', () => {
   beforeAll(async () => {
     t = await startTestApp();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const send = (tenant: Tenant, body: object) => t.http().post('/v1/otp/send').set('Authorization', tenant.auth).send(body);
   const sendRaw = (tenant: Tenant, json: string) =>

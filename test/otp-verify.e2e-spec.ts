@@ -18,7 +18,7 @@ describe('POST /v1/otp/verify', () => {
   beforeAll(async () => {
     t = await startTestApp();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const send = async (tenant: Tenant, body: object): Promise<{ uniq_id: string; code: string; expires_at: number }> => {
     const res = await t.http().post('/v1/otp/send').set('Authorization', tenant.auth).send(body);

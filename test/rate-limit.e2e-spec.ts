@@ -27,7 +27,7 @@ describe(CredentialRateLimitGuard.name, () => {
   beforeAll(async () => {
     t = await startTestApp({ RATE_LIMIT_PER_MINUTE: String(LIMIT) });
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
   beforeEach(() => startNextWindow(t));
 
   const account = (auth: string) => t.http().get('/v1/account').set('Authorization', auth);
@@ -139,7 +139,7 @@ describe(`${CredentialRateLimitGuard.name} with RATE_LIMIT_PER_MINUTE=0`, () => 
   beforeAll(async () => {
     t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('limits nothing', async () => {
     const tenant = await createTenant(t);

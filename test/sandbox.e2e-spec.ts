@@ -10,7 +10,7 @@ describe('sandbox', () => {
   beforeAll(async () => {
     t = await startTestApp();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   async function sandboxTenant(): Promise<Tenant> {
     const tenant = await createTenant(t);

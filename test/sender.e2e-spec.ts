@@ -30,7 +30,7 @@ describe('/v1/sender', () => {
     tenant = await createTenant(t);
     stranger = await createTenant(t);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   describe('POST', () => {
     it('answers 201 succès with a pending sender', async () => {

@@ -6,7 +6,7 @@ describe('smoke', () => {
   beforeAll(async () => {
     t = await startTestApp();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('sends and verifies', async () => {
     const tenant = await createTenant(t);

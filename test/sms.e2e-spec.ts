@@ -52,7 +52,7 @@ describe('GET /v1/sms/out/{id}', () => {
       auth: `Bearer ${created.api_key}`,
     };
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('returns the whole MessageOut of an SMS OTP by its uniq_id', async () => {
     const to = nextPhone();
