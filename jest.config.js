@@ -21,6 +21,9 @@ const common = {
   testEnvironment: 'node',
 };
 
+// every spec of the Galera suite starts on three running nodes
+const galera = { ...common, rootDir: '.', setupFilesAfterEnv: ['<rootDir>/test/support/galera-setup.ts'] };
+
 export default {
   // two workers even on two cores: e2e specs spend much of their time waiting on servers and databases
   maxWorkers: Math.min(4, Math.max(2, availableParallelism() - 1)),
@@ -39,16 +42,17 @@ export default {
     // the README's other reliability rows (hostile input, credentials, crashes, a throttled lot, webhook addresses) on
     // one node: run by test:e2e:galera only, with the cluster's environment (galera-local.sh env)
     {
-      ...common,
+      ...galera,
       displayName: 'e2e-galera',
-      rootDir: '.',
-      setupFilesAfterEnv: ['<rootDir>/test/support/galera-setup.ts'],
       testMatch: [
         '<rootDir>/test/galera/*.e2e-spec.ts',
         '<rootDir>/test/mysql/{campaign,address-book}-two-instances.e2e-spec.ts',
         '<rootDir>/test/{hostile-input,auth,crash,delivery-crash,delivery-volume,webhook,webhook-crash,contact-import-crash,campaign-crash}.e2e-spec.ts',
       ],
+      testPathIgnorePatterns: ['/test/galera/node-failure'],
     },
+    // the spec that kills and restarts a node: run by test:e2e:galera after the others, alone on the cluster
+    { ...galera, displayName: 'e2e-galera-node-failure', testMatch: ['<rootDir>/test/galera/node-failure.e2e-spec.ts'] },
     // Swagger UI in headless Chromium: run by test:browser
     { ...common, displayName: 'browser', rootDir: '.', testMatch: ['<rootDir>/test/browser/*.e2e-spec.ts'] },
   ],

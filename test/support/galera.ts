@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const GALERA_LOCAL = resolve(process.cwd(), '../shared/scripts/galera-local.sh');
+/** Specs run side by side: the first to find a node stopped starts it, the others wait for it and find the cluster whole. */
+const START_LOCK = join(tmpdir(), 'galera-whole-cluster.lock');
 
 /** galera-local.sh on the cluster of the environment (GALERA_BASE and the rest, as the CI exports them). */
 export const galera = (...args: string[]) => promisify(execFile)(GALERA_LOCAL, args, { timeout: 120_000 });
@@ -19,5 +22,5 @@ export async function wholeCluster(): Promise<void> {
   if (broken === null) return;
   const logs = await Promise.all([1, 2, 3].map((node) => galera('logs', String(node)).then(({ stdout }) => stdout, String)));
   console.error(`the Galera cluster is not whole:\n${broken}\n${logs.join('\n')}`);
-  await galera('start');
+  await promisify(execFile)('flock', [START_LOCK, GALERA_LOCAL, 'start'], { timeout: 120_000 });
 }
