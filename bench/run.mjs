@@ -23,7 +23,8 @@
 // once the dispatcher has handed over the messages of the sends before it.
 // POST /sms/send is measured with one recipient (beside the OTP send), the same with every message's events POSTed to a
 // webhook_url on a receiver in this process, and scheduled a day ahead with one and with 1,000
-// recipients per request (accepted recipients per second, without the hand-over sharing the CPU).
+// recipients per request (accepted recipients per second, without the hand-over sharing the CPU), the latter beside its
+// floor: the same rows written by the bench itself, one transaction per 1,000 (lib/send-floor.mjs).
 // --fill first measures send and verify on the empty database, then inserts 1,000,000 OTPs and
 // 1,000,000 messages with bulk SQL, lets the database write back what the load left, warms up again and
 // measures them again, both times interleaved with the baseline, whose change between the two phases is
@@ -64,7 +65,8 @@ import { importThroughput } from './lib/imports.mjs';
 import { galeraComparison, galeraLines } from './lib/galera.mjs';
 import { fillMessageYear, metricsLoad, metricsPlans, smsOutPaging } from './lib/message-year.mjs';
 import { smscHandOver } from './lib/hand-over.mjs';
-import { printTable, SMS_SEND } from './lib/report.mjs';
+import { median, printTable, SMS_SEND } from './lib/report.mjs';
+import { sendFloor } from './lib/send-floor.mjs';
 import { startReceiver, webhookFanOut } from './lib/webhooks.mjs';
 
 const { values: args } = parseArgs({
@@ -317,6 +319,14 @@ async function benchDatabase(db) {
     }
   }
   for (const scenario of scenarios) result.scenarios[scenario.name] && (result.scenarios[scenario.name].against = scenario.against);
+  if (result.scenarios[SMS_SEND.manyLater]) {
+    const floorAccount = runCli(oursEnv, 'account:create', '--name', 'Bench send floor', '--balance', '0', '--sender', 'FLOOR');
+    const account = { accountId: floorAccount.account_id, userId: floorAccount.user_id, senderId: floorAccount.sender_id, sender: 'FLOOR' };
+    const floors = [];
+    for (let round = 0; round < Math.max(rounds, 3); round++) floors.push(await sendFloor(oursEnv, account, { requests: 20, perRequest: SMS_SEND.many }));
+    result.send_floor = { per_request: SMS_SEND.many, rounds: floors, per_second: median(floors.map((floor) => floor.per_second)) };
+    console.log(`the rows of a 1,000-recipient send written plainly: ${result.send_floor.per_second} recipients/s (${floors.map((floor) => floor.per_second).join(', ')})`);
+  }
 
   if (args['address-book'] || only === 'address-book-only') {
     const bookAccount = runCli(oursEnv, 'account:create', '--name', 'Bench address book', '--balance', '0', '--sender', 'BOOK');

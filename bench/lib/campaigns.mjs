@@ -88,17 +88,17 @@ export async function campaignThroughput(url, env, account, { count, rounds, met
   };
 }
 
-const MESSAGE_COLUMNS = [
+export const MESSAGE_COLUMNS = [
   'uniq_id', 'account_id', 'external_id', 'message_price_id', 'type', 'lot', 'sender_id', 'recipient', 'country', 'message', 'page', 'message_encoding',
   'amount', 'send_at', 'status', 'source', 'contact_id', 'campaign_id', 'webhook_url', 'dlr_number_retry', 'created_by', 'retrieve', 'local_number',
   'language', 'is_test', 'created_at',
 ];
-const OUTBOX_COLUMNS = ['kind', 'record_id', 'account_id', 'amount', 'payload', 'is_test', 'deliver_before', 'attempts', 'scheduled', 'bulk', 'available_at', 'created_at'];
+export const OUTBOX_COLUMNS = ['kind', 'record_id', 'account_id', 'amount', 'payload', 'is_test', 'deliver_before', 'attempts', 'scheduled', 'bulk', 'available_at', 'created_at'];
 const RECIPIENTS = 'SELECT contact_id, phone, country, message_price_id, message, segments, encoding, amount FROM campaign_recipient WHERE campaign_id = ? ORDER BY n';
 const FORGET_FLOOR = 'DELETE FROM outbox WHERE account_id = ? AND created_at > ?';
 const ADVANCE = "UPDATE campaign SET position = ?, available_at = ?, claimed_by = NULL WHERE id = ? AND position = ? AND status = 'draft'";
 const tuple = (columns) => `(${columns.map(() => '?').join(', ')})`;
-const insert = (table, columns, rows) => `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array(rows).fill(tuple(columns)).join(', ')}`;
+export const insert = (table, columns, rows) => `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array(rows).fill(tuple(columns)).join(', ')}`;
 
 /**
  * The rows the worker wrote for `campaignId`'s recipients, for the draft `targetId` (which no worker claims), in chunks
