@@ -1,20 +1,6 @@
-import 'reflect-metadata';
-import { CommandFactory } from 'nest-commander';
-import { CliModule } from './cli/cli.module.js';
-import { printError } from './cli/json-output.js';
+import { enableCompileCache } from 'node:module';
 
-/** `npm run cli -- <command> [options]`: administration, one JSON object per command. */
-await CommandFactory.run(CliModule, {
-  logger: false,
-  cliName: 'npm run cli --',
-  outputConfiguration: {
-    writeErr: (text) => printError(text.replace(/^error: /, '').trim()),
-  },
-  errorHandler: (error) => {
-    const { exitCode, code } = error as { exitCode?: number; code?: string };
-    // commander has already written its own errors through writeErr
-    if (!code?.startsWith('commander.')) printError(error.message);
-    process.exit(exitCode === 0 ? 0 : 1);
-  },
-  serviceErrorHandler: (error) => printError(error.message),
-});
+// each command is a process of its own: V8 keeps the modules' compiled code on disk between them, a sixth of a
+// command's time (enabled before they load, which a static import would do first)
+enableCompileCache();
+await import('./cli/command-line.js');

@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DemoAccount } from './admin/demo-account.js';
+import { AppModule } from './app.module.js';
+import { configureApp } from './app.setup.js';
+import { createFastifyAdapter } from './common/http/http-server.js';
+import { applicationLogger } from './common/logging/logger.js';
+import { appConfig, type AppConfig } from './config/app.config.js';
+import { ConfigurationError } from './config/environment.js';
+
+async function bootstrap(): Promise<void> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(applicationLogger()), {
+    bodyParser: false,
+    abortOnError: false,
+    logger: false,
+  });
+  await configureApp(app);
+  const config = app.get<AppConfig>(appConfig.KEY);
+  await app.listen(config.port, config.host);
+
+  const demo = await app.get(DemoAccount).createIfEmpty();
+  const url = `http://localhost:${config.port}`;
+  if (demo) {
+    process.stdout.write(
+      `\nDemo account ${demo.account_id} created. Its API key, shown only this once:\n\n  ${demo.api_key}\n\n` +
+        `Try: curl -H "Authorization: Bearer ${demo.api_key}" ${url}/v1/account\n`,
+    );
+  }
+  process.stdout.write(`Serving on ${url} (Swagger UI: ${url}/docs)\n`);
+  closeGracefullyOn(app, ['SIGTERM', 'SIGINT']);
+}
+
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/**
+ * Closes the HTTP server first, so that the requests in flight finish while
+ * everything they use is still there, then runs Nest's shutdown: the
+ * dispatcher settles what it claimed and the rate counts are flushed, the SMSC
+ * bind and the SMTP pool close, then the database. The process then exits 0
+ * by itself, having nothing left to do. Past the deadline, or on a second
+ * signal, it exits 1 at once.
+ */
+function closeGracefullyOn(app: NestFastifyApplication, signals: NodeJS.Signals[]): void {
+  const logger = applicationLogger();
+  let closing = false;
+  const exitNow = (message: string, error?: unknown) => {
+    logger.error({ err: error }, message);
+    process.exit(1);
+  };
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return exitNow(`${signal} received again while shutting down; exiting now`);
+    closing = true;
+    setTimeout(() => exitNow(`shutdown not finished within ${SHUTDOWN_DEADLINE_MS} ms; exiting now`), SHUTDOWN_DEADLINE_MS).unref();
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .close()
+      .then(() => app.close())
+      .catch((error: unknown) => exitNow('shutdown failed', error));
+  };
+  for (const signal of signals) process.on(signal, shutdown);
+}
+
+bootstrap().catch((error: unknown) => {
+  const root = error instanceof Error && error.cause instanceof ConfigurationError ? error.cause : error;
+  process.stderr.write(`${root instanceof ConfigurationError ? root.message : String((root as Error)?.stack ?? root)}\n`);
+  process.exit(1);
+});
