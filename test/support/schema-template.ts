@@ -17,8 +17,12 @@ import { dataSourceOptions } from '../../src/database/data-source.options.js';
 
 const DATABASE_SOURCES = join(process.cwd(), 'src/database');
 
-/** Changes with the migrations and with what they import from beside them. */
+const keys = new Map<string, string>();
+
+/** Changes with the migrations and with what they import from beside them; read once per spec file and server. */
 function schemaKey(server: string): string {
+  let key = keys.get(server);
+  if (key) return key;
   const hash = createHash('sha256').update(server);
   for (const directory of [DATABASE_SOURCES, join(DATABASE_SOURCES, 'migrations')]) {
     for (const file of readdirSync(directory)
@@ -27,7 +31,9 @@ function schemaKey(server: string): string {
       hash.update(file).update(readFileSync(join(directory, file)));
     }
   }
-  return hash.digest('hex').slice(0, 16);
+  key = hash.digest('hex').slice(0, 16);
+  keys.set(server, key);
+  return key;
 }
 
 async function migrate(config: DatabaseConfig): Promise<void> {
