@@ -9,6 +9,7 @@ import { appConfig, type AppConfig } from './config/app.config.js';
 import { contactImportConfig, type ContactImportConfig } from './config/contact-import.config.js';
 import { Metrics } from './metrics/metrics.js';
 import { recordRequestMetrics } from './metrics/request-metrics.js';
+import { WebhookEvents } from './webhook/webhook-events.js';
 
 /** Everything the running service and the e2e tests share beyond the module graph. */
 export async function configureApp(app: NestFastifyApplication): Promise<void> {
@@ -22,5 +23,5 @@ export async function configureApp(app: NestFastifyApplication): Promise<void> {
   logEveryRequest(fastify);
   recordRequestMetrics(fastify, app.get(Metrics));
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/live', 'health/ready', 'metrics', 'v1/metrics', 'u/:token'] });
-  setupSwagger(app);
+  setupSwagger(app, app.get(WebhookEvents).payloadSchemas());
 }

@@ -1,5 +1,5 @@
 import smpp from 'smpp';
-import { OutboxDispatcher } from '../src/delivery/outbox-dispatcher.js';
+import { OutboxWorker } from '../src/delivery/outbox.worker.js';
 import { FakeSmsc } from './support/fake-smsc.js';
 import { createTenant, smsBody, type Tenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -11,7 +11,7 @@ const LOT_SIZE = 2000;
 const member = (n: number) => `+2250102${String(n).padStart(6, '0')}`;
 
 /** A lot of thousands handed over to the SMSC through the bulk lane, beside OTPs, with the SMSC throttling. */
-describe(`${OutboxDispatcher.name} at volume`, () => {
+describe(`${OutboxWorker.name} at volume`, () => {
   let smsc: FakeSmsc;
   let t: TestApp;
   let tenant: Tenant;

@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { fingerprintOf } from '../src/idempotency/canonical-json.js';
+import { fingerprintOf } from '../src/idempotency/fingerprint.js';
 import { createTenant, emailBody, smsBody, type Tenant } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

@@ -14,7 +14,7 @@ import { Database } from '../database/database.js';
 import type { Sql } from '../database/sql.js';
 import { GroupService } from '../group/group.service.js';
 import { OptOutService } from '../opt-out/opt-out.service.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../common/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { validateAs } from '../common/validation/request-validation.pipe.js';
 import { parseEmail, parsePhone } from '../common/recipient.js';

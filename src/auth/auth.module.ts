@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { AccountModule } from '../account/account.module.js';
 import { ApiKeyRepository } from './api-key.repository.js';
@@ -17,8 +16,8 @@ import { TokenService } from './token.service.js';
     ApiKeyRepository,
     JwtStrategy,
     TokenService,
-    { provide: APP_GUARD, useClass: BearerAuthGuard },
+    BearerAuthGuard,
   ],
-  exports: [ApiKeyRepository, TokenService, CredentialsService],
+  exports: [ApiKeyRepository, TokenService, CredentialsService, BearerAuthGuard],
 })
 export class AuthModule {}

@@ -6,7 +6,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { isApiKeyShaped } from './api-key.js';
 import { bearerToken } from './bearer-token.js';
 import { CredentialsService } from './credentials.service.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../common/principal.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
 /**

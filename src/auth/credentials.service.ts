@@ -3,7 +3,7 @@ import { UserRepository } from '../account/user.repository.js';
 import { Database } from '../database/database.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { hashApiKey } from './api-key.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../common/principal.js';
 import { TtlCache } from '../common/ttl-cache.js';
 
 /**

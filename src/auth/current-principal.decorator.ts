@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Principal } from './principal.js';
+import type { Principal } from '../common/principal.js';
 
 /** The authenticated caller, as the global guard left it on the request. */
 export const CurrentPrincipal = createParamDecorator(

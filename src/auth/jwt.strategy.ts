@@ -7,7 +7,7 @@ import { isUuid } from '../common/ids.js';
 import { secretsConfig, type SecretsConfig } from '../config/secrets.config.js';
 import { bearerToken } from './bearer-token.js';
 import { CredentialsService } from './credentials.service.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../common/principal.js';
 
 /** Tokens may be issued up to this much ahead of our clock. */
 const ISSUED_AT_LEEWAY_SECONDS = 60;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../common/principal.js';
 import { LowBalanceAlerts } from '../billing/low-balance-alerts.js';
 import { Page, type ListPage } from '../common/list/page.js';
 import { toAmount, toHundredths } from '../common/money.js';

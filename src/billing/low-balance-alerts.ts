@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TtlCache } from '../common/ttl-cache.js';
 import { toAmount } from '../common/money.js';
 import type { Sql } from '../database/sql.js';
-import type { BalanceEventDataDto } from '../webhook/dto/balance-event.dto.js';
+import { BalanceEventDataDto, BalanceWebhookEventDto } from './dto/balance-event.dto.js';
 import { WebhookEvents } from '../webhook/webhook-events.js';
 
 /**
@@ -28,7 +28,9 @@ const DISARM = 'UPDATE account SET low_balance_armed = 0 WHERE id = ? AND low_ba
 export class LowBalanceAlerts {
   private readonly watched = new TtlCache<boolean>(THRESHOLD_CACHE_MS, CAPACITY);
 
-  constructor(private readonly webhooks: WebhookEvents) {}
+  constructor(private readonly webhooks: WebhookEvents) {
+    webhooks.describe(BalanceWebhookEventDto, BalanceEventDataDto);
+  }
 
   /** In the debit's unit of work, after it: emits `balance.low` when this debit took the balance below the threshold. */
   async afterDebit(sql: Sql, accountId: string, at: Date): Promise<void> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { toAmount } from '../common/money.js';
 import type { Sql } from '../database/sql.js';
-import type { CampaignEventDataDto } from '../webhook/dto/campaign-event.dto.js';
+import { CampaignEventDataDto, CampaignWebhookEventDto } from './dto/campaign-event.dto.js';
 import { WebhookEvents } from '../webhook/webhook-events.js';
 import type { CampaignRecord } from './campaign.repository.js';
 
@@ -11,7 +11,9 @@ const SEQUENCE = { 'campaign.started': 1, 'campaign.completed': 2, 'campaign.can
 /** The `campaign.*` webhook events, emitted in the unit of work that changes the campaign's status, to the account's webhook. */
 @Injectable()
 export class CampaignEvents {
-  constructor(private readonly webhooks: WebhookEvents) {}
+  constructor(private readonly webhooks: WebhookEvents) {
+    webhooks.describe(CampaignWebhookEventDto, CampaignEventDataDto);
+  }
 
   async emit(sql: Sql, type: keyof typeof SEQUENCE, campaign: CampaignRecord, at: Date): Promise<void> {
     await this.webhooks.emit(sql, { accountId: campaign.accountId, type, data: toEventData(campaign), at, subjectId: campaign.id, sequence: SEQUENCE[type] });

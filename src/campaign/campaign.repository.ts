@@ -3,7 +3,7 @@ import type { Page } from '../common/list/page.js';
 import { placeholders, readBoolean, readTime, type Param, type Sql } from '../database/sql.js';
 import type { Lease } from '../jobs/lease.js';
 import { LeasedTable } from '../jobs/leased-table.js';
-import type { DeliveryWindow } from '../sms-send/delivery-window.js';
+import type { DeliveryWindow } from '../sending/delivery-window.js';
 import type { CampaignStatus } from './campaign-status.js';
 
 /** Numbers left out at launch, by reason. */

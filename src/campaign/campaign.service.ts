@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../common/principal.js';
 import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { isUuid, newId } from '../common/ids.js';
@@ -8,7 +8,8 @@ import { Database } from '../database/database.js';
 import type { Sql } from '../database/sql.js';
 import { GroupRepository } from '../group/group.repository.js';
 import { SenderDirectory } from '../sender/sender-directory.js';
-import { SendOptions } from '../sms-send/send-options.js';
+import { CallbackUrls } from '../sending/callback-urls.service.js';
+import { SendSchedule } from '../sending/send-schedule.service.js';
 import { CAMPAIGN_NOT_FOUND, CAMPAIGN_REFUSALS } from './campaign-status.js';
 import { toCampaignDto } from './campaign-view.js';
 import { CampaignRepository, type CampaignRecord, type DraftFields } from './campaign.repository.js';
@@ -25,7 +26,8 @@ export class CampaignService {
     private readonly campaigns: CampaignRepository,
     private readonly groups: GroupRepository,
     private readonly senders: SenderDirectory,
-    private readonly options: SendOptions,
+    private readonly schedule: SendSchedule,
+    private readonly callbackUrls: CallbackUrls,
     private readonly clock: Clock,
   ) {}
 
@@ -129,10 +131,10 @@ export class CampaignService {
     if (dto.sender !== undefined) fields.senderId = dto.sender === null ? null : await this.senderId(sql, accountId, dto.sender);
     if (dto.send_at !== undefined) {
       fields.sendAt = dto.send_at === null ? null : new Date(dto.send_at);
-      if (fields.sendAt) this.options.dueAt(fields.sendAt, now);
+      if (fields.sendAt) this.schedule.dueAt(fields.sendAt, now);
     }
-    if (dto.delivery_window !== undefined) fields.deliveryWindow = dto.delivery_window === null ? null : this.options.deliveryWindow(dto.delivery_window);
-    if (dto.webhook_url !== undefined) fields.webhookUrl = dto.webhook_url === null ? null : await this.options.vetWebhookUrl(dto.webhook_url);
+    if (dto.delivery_window !== undefined) fields.deliveryWindow = dto.delivery_window === null ? null : this.schedule.deliveryWindow(dto.delivery_window);
+    if (dto.webhook_url !== undefined) fields.webhookUrl = dto.webhook_url === null ? null : await this.callbackUrls.vet(dto.webhook_url);
     await this.checkGroups(sql, accountId, 'group_ids', dto.group_ids);
     await this.checkGroups(sql, accountId, 'exclude_group_ids', dto.exclude_group_ids);
     return fields;

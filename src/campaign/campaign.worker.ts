@@ -11,8 +11,8 @@ import { JobRunner } from '../jobs/job-runner.js';
 import { LeaseLost, type Lease } from '../jobs/lease.js';
 import { SenderRepository } from '../sender/sender.repository.js';
 import { MessageOutRepository, type NewMessageOut } from '../sms/message-out.repository.js';
-import { nextOpening } from '../sms-send/delivery-window.js';
-import { DEFAULT_VALIDITY_MINUTES } from '../sms-send/dto/send-sms.dto.js';
+import { nextOpening } from '../sending/delivery-window.js';
+import { DEFAULT_VALIDITY_MINUTES } from '../sending/message-rules.js';
 import { CampaignEvents } from './campaign-events.js';
 import { CampaignRepository, type CampaignRecipient, type CampaignRecord } from './campaign.repository.js';
 

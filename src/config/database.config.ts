@@ -1,5 +1,4 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import type { DatabaseHost } from '../database/mysql-driver.js';
 import { parseEnvironment } from './environment.js';
 
 export const databaseConfig = registerAs('database', () => {
@@ -17,6 +16,12 @@ export const databaseConfig = registerAs('database', () => {
 });
 
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
+
+/** One server of the database, or one node of a cluster. */
+export interface DatabaseHost {
+  host: string;
+  port: number;
+}
 
 /** `host:port,host:port` (checked by the environment's validation). */
 export function parseHosts(list: string): DatabaseHost[] {

@@ -9,7 +9,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import type { Lease } from '../jobs/lease.js';
 import { OptOutWriter } from '../opt-out/opt-out-writer.js';
-import type { ContactImportEventDataDto } from '../webhook/dto/contact-import-event.dto.js';
+import { ContactImportEventDataDto, ContactImportWebhookEventDto } from './dto/contact-import-event.dto.js';
 import { WebhookEvents } from '../webhook/webhook-events.js';
 import { ContactImportRepository, type ImportCounts, type ImportJob, type RowErrors } from './contact-import.repository.js';
 import { ImportFileError } from './csv-file.js';
@@ -53,6 +53,7 @@ export class ContactImportWorker implements JobQueue<ImportJob> {
     @Inject(contactImportConfig.KEY) private readonly config: ContactImportConfig,
     jobs: JobRunner,
   ) {
+    webhooks.describe(ContactImportWebhookEventDto, ContactImportEventDataDto);
     this.leaseMs = config.leaseMs;
     jobs.register(this);
   }

@@ -1,10 +1,10 @@
 import { isIn, isString, maxLength } from 'class-validator';
-import { isUuid } from '../common/ids.js';
 import { EMAIL_INVALID, isPhoneCountry, parseEmail, PHONE_INVALID, readPhone, type PhoneNumber } from '../common/recipient.js';
 import { Messages } from '../common/validation/messages.js';
 import { rule } from '../common/validation/rule.js';
 import { isPlainObject } from '../common/validation/request-validation.pipe.js';
-import { LANGUAGES } from '../delivery/email-template.js';
+import { COUNTRY_INVALID } from '../common/validation/shared-rules.js';
+import { LANGUAGES } from '../common/language.js';
 
 export const MAX_ATTRIBUTES = 20;
 const ATTRIBUTE_KEY = /^[a-z0-9_]{1,32}$/;
@@ -22,10 +22,6 @@ export function attributesProblem(value: unknown): string | null {
   }
   return null;
 }
-
-const COUNTRY_INVALID = 'doit être un code pays ISO 3166-1 à deux lettres majuscules (CI, SN…)';
-
-export const IsPhoneCountry = rule('isPhoneCountry', isPhoneCountry, () => COUNTRY_INVALID);
 
 export const MAX_NAME_LENGTH = 100;
 
@@ -84,22 +80,6 @@ export function contactProblems(fields: Readonly<Record<string, unknown>>): stri
   }
   return problems;
 }
-
-/** A list of 1 to `max` UUIDs (strict JSON: an array of strings). */
-export const IsIdList = (max: number) =>
-  rule(
-    'isIdList',
-    (value) => Array.isArray(value) && value.length >= 1 && value.length <= max && value.every((id) => typeof id === 'string' && isUuid(id)),
-    () => `doit être une liste de 1 à ${max} identifiants (UUID)`,
-  )();
-
-/** A list of 1 to `max` texts. */
-export const IsTextList = (max: number) =>
-  rule(
-    'isTextList',
-    (value) => Array.isArray(value) && value.length >= 1 && value.length <= max && value.every((text) => typeof text === 'string'),
-    () => `doit être une liste de 1 à ${max} chaînes de caractères`,
-  )();
 
 /** The phone read last: a contact's phone is checked, then read into its input (toContactInput), one right after the other. */
 let lastRead: { text: string; country: string | undefined; phone: Readonly<PhoneNumber> | null } | undefined;

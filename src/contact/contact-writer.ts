@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { newId } from '../common/ids.js';
 import type { PhoneNumber } from '../common/recipient.js';
 import type { Sql } from '../database/sql.js';
-import type { Language } from '../delivery/email-template.js';
+import type { Language } from '../common/language.js';
 import { MAX_ATTRIBUTES } from './contact-rules.js';
 import { ContactRepository, type ContactColumns } from './contact.repository.js';
 

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { GroupModule } from '../group/group.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { ContactBulkService } from './contact-bulk.service.js';
@@ -7,13 +6,12 @@ import { ContactWriter } from './contact-writer.js';
 import { ContactController } from './contact.controller.js';
 import { ContactRepository } from './contact.repository.js';
 import { ContactService } from './contact.service.js';
-import { Contact } from './entities/contact.entity.js';
 import { GroupContactsController } from './group-contacts.controller.js';
 import { GroupMembersService } from './group-members.service.js';
 
 /** Contacts, and the members of groups (which are contacts). */
 @Module({
-  imports: [TypeOrmModule.forFeature([Contact]), GroupModule, IdempotencyModule],
+  imports: [GroupModule, IdempotencyModule],
   controllers: [ContactController, GroupContactsController],
   providers: [ContactRepository, ContactWriter, ContactService, ContactBulkService, GroupMembersService],
   exports: [ContactRepository, ContactWriter, ContactService],

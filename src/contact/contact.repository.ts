@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createdRange, type Page } from '../common/list/page.js';
 import { prefixRange } from '../common/list/prefix-range.js';
 import { placeholders, readBoolean, readTime, type Param, type Sql } from '../database/sql.js';
-import type { Language } from '../delivery/email-template.js';
+import type { Language } from '../common/language.js';
 import { contactSearchKey } from './search-key.js';
 
 /** What other records show of a contact. */

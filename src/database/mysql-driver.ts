@@ -1,10 +1,6 @@
 import mysql, { type Pool, type PoolConnection, type PoolOptions } from 'mysql2';
+import type { DatabaseHost } from '../config/database.config.js';
 import { FailoverPool } from './failover-pool.js';
-
-export interface DatabaseHost {
-  host: string;
-  port: number;
-}
 
 /**
  * mysql2 with every pooled connection at READ COMMITTED, and, on a Galera

@@ -1,9 +1,10 @@
 import type { EntityManager } from 'typeorm';
+import type { Param } from '../common/sql-param.js';
 import type { Statement, Statements } from './statements.js';
 
-export type Dialect = 'sqlite' | 'mysql';
+export type { Param };
 
-export type Param = string | number | boolean | Date | Buffer | null | undefined;
+export type Dialect = 'sqlite' | 'mysql';
 
 /**
  * One connection's worth of plain SQL with `?` placeholders, portable between

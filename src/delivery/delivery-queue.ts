@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { SecretBox } from '../common/crypto/secret-box.js';
 import type { Sql } from '../database/sql.js';
 import type { EmailPayload, SmsPayload } from './outbox-payload.js';
-import { OutboxDispatcher, type OutboxLane } from './outbox-dispatcher.js';
+import { OutboxWorker, type OutboxLane } from './outbox.worker.js';
 import { OutboxRepository, type NewOutboxEntry, type OutboxKind } from './outbox.repository.js';
 import { PAYLOAD_BOX, storePayload } from './payload-box.js';
 
@@ -27,7 +27,7 @@ export interface Delivery<P> {
 export class DeliveryQueue {
   constructor(
     private readonly outbox: OutboxRepository,
-    private readonly dispatcher: OutboxDispatcher,
+    private readonly dispatcher: OutboxWorker,
     @Inject(PAYLOAD_BOX) private readonly box: SecretBox,
   ) {}
 

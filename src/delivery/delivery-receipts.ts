@@ -4,8 +4,8 @@ import { Clock } from '../common/clock.js';
 import { Database } from '../database/database.js';
 import { Metrics } from '../metrics/metrics.js';
 import type { Sql } from '../database/sql.js';
-import { SmsDeliveryStore } from '../sms/sms-delivery-store.js';
 import type { DeliveryReceipt } from './delivery-receipt.js';
+import { DeliveryRecords } from './delivery-records.js';
 import { ReceiptRepository } from './receipt.repository.js';
 
 /** How long a receipt for an unknown provider id waits for its message. */
@@ -23,7 +23,7 @@ export class DeliveryReceipts {
 
   constructor(
     private readonly database: Database,
-    private readonly messages: SmsDeliveryStore,
+    private readonly records: DeliveryRecords,
     private readonly kept: ReceiptRepository,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
@@ -76,7 +76,8 @@ export class DeliveryReceipts {
     if (receipt.outcome) this.metrics.messageStatuses.inc({ kind: 'sms', status: receipt.outcome });
   }
 
-  private apply(sql: Sql, receipt: DeliveryReceipt, at: Date): Promise<boolean> {
-    return this.messages.applyReceipt(sql, receipt.provider, receipt.providerId, receipt.outcome, receipt.providerStatus, at);
+  private async apply(sql: Sql, receipt: DeliveryReceipt, at: Date): Promise<boolean> {
+    const messages = this.records.for('sms');
+    return (await messages.applyReceipt?.(sql, receipt.provider, receipt.providerId, receipt.outcome, receipt.providerStatus, at)) ?? false;
   }
 }

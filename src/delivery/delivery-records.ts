@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
+import type { ReceiptOutcome } from './delivery-receipt.js';
 import type { OutboxKind } from './outbox.repository.js';
 
 /**
@@ -24,6 +25,8 @@ export interface DeliveryRecordStore {
   countRetry?(sql: Sql, recordId: string, times: number): Promise<void>;
   /** After a batch's outcomes are recorded, in the same unit of work: the records whose state may have moved. */
   settled?(sql: Sql, recordIds: string[], at: Date): Promise<void>;
+  /** A delivery receipt, for the kinds that get them (SMS); false when it names no known message yet. */
+  applyReceipt?(sql: Sql, provider: string, providerId: string, outcome: ReceiptOutcome | null, providerStatus: string, at: Date): Promise<boolean>;
 }
 
 @Injectable()

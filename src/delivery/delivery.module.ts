@@ -1,15 +1,13 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module.js';
 import { deliveryConfig, type DeliveryConfig } from '../config/delivery.config.js';
-import { SmsDeliveryStore } from '../sms/sms-delivery-store.js';
-import { SmsModule } from '../sms/sms.module.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { DeliveryReceipts } from './delivery-receipts.js';
 import { DeliveryRecords } from './delivery-records.js';
 import { DeliveryMetrics } from './delivery.metrics.js';
 import { EMAIL_PROVIDER } from './email-provider.js';
 import { InboundMessages } from './inbound-messages.js';
-import { OutboxDispatcher } from './outbox-dispatcher.js';
+import { OutboxWorker } from './outbox.worker.js';
 import { OutboxRepository } from './outbox.repository.js';
 import { payloadBoxProvider } from './payload-box.js';
 import { LogEmailProvider } from './providers/log-email.provider.js';
@@ -22,11 +20,11 @@ import { ReceiptRepository } from './receipt.repository.js';
 import { SMS_PROVIDER } from './sms-provider.js';
 
 @Module({
-  imports: [SmsModule, BillingModule],
+  imports: [BillingModule],
   providers: [
     DeliveryQueue,
     DeliveryRecords,
-    OutboxDispatcher,
+    OutboxWorker,
     OutboxRepository,
     payloadBoxProvider,
     LogSmsProvider,
@@ -52,10 +50,6 @@ import { SMS_PROVIDER } from './sms-provider.js';
         config.emailTransport === 'smtp' && config.smtpUrl ? new SmtpEmailProvider(config.smtpUrl, config.emailFrom) : log,
     },
   ],
-  exports: [DeliveryQueue, DeliveryRecords, OutboxDispatcher, OutboxRepository, InboundMessages, SMS_PROVIDER],
+  exports: [DeliveryQueue, DeliveryRecords, OutboxWorker, OutboxRepository, InboundMessages, SMS_PROVIDER],
 })
-export class DeliveryModule {
-  constructor(records: DeliveryRecords, messages: SmsDeliveryStore) {
-    records.register('sms', messages);
-  }
-}
+export class DeliveryModule {}

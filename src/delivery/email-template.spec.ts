@@ -1,4 +1,5 @@
-import { LANGUAGES, renderEmail } from './email-template.js';
+import { LANGUAGES } from '../common/language.js';
+import { renderEmail } from './email-template.js';
 
 describe('renderEmail', () => {
   it.each([

@@ -1,5 +1,4 @@
-export const LANGUAGES = ['fr', 'en', 'es', 'pt'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import type { Language } from '../common/language.js';
 
 const SUBJECTS: Record<Language, { plain: string; named: (application: string) => string }> = {
   fr: { plain: 'Votre code de vérification', named: (app) => `Votre code de vérification ${app}` },

@@ -1,4 +1,4 @@
-import type { Language } from './email-template.js';
+import type { Language } from '../common/language.js';
 
 /** What the dispatcher needs to hand an SMS over. */
 export interface SmsPayload {

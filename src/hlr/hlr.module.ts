@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module.js';
 import { hlrConfig, type HlrConfig } from '../config/hlr.config.js';
-import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { SendingModule } from '../sending/sending.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
 import { HlrLookupRepository } from './hlr-lookup.repository.js';
 import { HLR_PROVIDER, SANDBOX_HLR_PROVIDER, type HlrProvider } from './hlr-provider.js';
@@ -21,7 +21,7 @@ function providerFor(config: HlrConfig): HlrProvider {
 
 /** HLR lookups: accepted and charged at `POST /hlr`, answered by the lookup worker from the configured provider. */
 @Module({
-  imports: [BillingModule, IdempotencyModule, WebhookModule],
+  imports: [BillingModule, SendingModule, WebhookModule],
   controllers: [HlrController],
   providers: [
     HlrLookupRepository,

@@ -12,6 +12,7 @@ import { WebhookSubjects } from '../webhook/webhook-subjects.js';
 import { toHlrLookupDto } from './hlr-dto.mapping.js';
 import { HlrLookupRepository, type HlrLookupRecord, type HlrOutcome } from './hlr-lookup.repository.js';
 import { HLR_PROVIDER, HlrLookupFailed, SANDBOX_HLR_PROVIDER, type HlrProvider } from './hlr-provider.js';
+import { HlrWebhookEventDto } from './dto/hlr-event.dto.js';
 
 export const HLR_QUEUE = 'hlr';
 
@@ -49,6 +50,7 @@ export class HlrWorker implements JobQueue<HlrLookupRecord> {
     subjects: WebhookSubjects,
     jobs: JobRunner,
   ) {
+    webhooks.describe(HlrWebhookEventDto);
     this.leaseMs = config.timeoutMs * (config.retries + 1) + LEASE_MARGIN_MS;
     subjects.register('hlr', { recordResponse: (sql, id, response) => this.lookups.recordWebhookResponse(sql, id, response) });
     jobs.register(this);

@@ -1,26 +1,31 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../common/principal.js';
 import { BillingService } from '../billing/billing.service.js';
-import { isOverdraft, LedgerRepository } from '../billing/ledger.repository.js';
 import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { newId, newLot } from '../common/ids.js';
 import { toAmount } from '../common/money.js';
 import { parsePhone } from '../common/recipient.js';
 import { hlrConfig, type HlrConfig } from '../config/hlr.config.js';
-import { webhookConfig, type WebhookConfig } from '../config/webhook.config.js';
-import { Database } from '../database/database.js';
 import type { Sql } from '../database/sql.js';
-import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
-import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.service.js';
+import type { IdempotentRequest } from '../idempotency/idempotency.service.js';
 import { JobRunner } from '../jobs/job-runner.js';
-import { URL_GUARD, type UrlGuard } from '../webhook/url-guard.js';
+import { CallbackUrls } from '../sending/callback-urls.service.js';
+import { ChargedSend, type Charge, type ChargedUnit } from '../sending/charged-send.service.js';
 import type { HlrBatchDto, RejectedNumberDto } from './dto/hlr-lookup.dto.js';
 import type { SubmitHlrDto } from './dto/submit-hlr.dto.js';
 import { HlrLookupRepository, type NewHlrLookup } from './hlr-lookup.repository.js';
 import { HLR_QUEUE } from './hlr.worker.js';
 
 const MAX_REASONS_IN_ERROR = 20;
+
+/** A request's numbers and what is decided once for them, whatever the attempts of its unit of work. */
+interface Batch {
+  numbers: string[];
+  webhookUrl: string | null;
+  lot: string;
+  now: Date;
+}
 
 /**
  * POST /v1/hlr (SPEC-2 §1.5). Every valid number becomes a `pending` lookup
@@ -32,80 +37,71 @@ const MAX_REASONS_IN_ERROR = 20;
 @Injectable()
 export class SubmitHlr {
   constructor(
-    private readonly database: Database,
+    private readonly charged: ChargedSend,
+    private readonly callbackUrls: CallbackUrls,
     private readonly lookups: HlrLookupRepository,
     private readonly billing: BillingService,
-    private readonly ledger: LedgerRepository,
-    private readonly idempotency: Idempotency,
     private readonly jobs: JobRunner,
     private readonly clock: Clock,
-    @Inject(URL_GUARD) private readonly urlGuard: UrlGuard,
     @Inject(hlrConfig.KEY) private readonly config: HlrConfig,
-    @Inject(webhookConfig.KEY) private readonly webhooks: WebhookConfig,
   ) {}
 
   execute(principal: Principal, dto: SubmitHlrDto, idempotency?: IdempotentRequest): Promise<HlrBatchDto> {
-    return this.idempotency.once(principal.accountId, idempotency, (scope) => this.submit(principal, dto, scope));
+    return this.charged.run(principal.accountId, idempotency, () => this.prepare(principal, dto));
   }
 
-  private async submit(principal: Principal, dto: SubmitHlrDto, idempotency?: IdempotencyScope): Promise<HlrBatchDto> {
+  /** The batch's size and the callback URL's DNS, checked before the unit that writes the lookups. */
+  private async prepare(principal: Principal, dto: SubmitHlrDto): Promise<ChargedUnit<HlrBatchDto>> {
     const numbers = dto.numbers ?? [dto.number!];
     if (numbers.length > this.config.maxBatch) throw ApiError.invalidField('numbers', `au plus ${this.config.maxBatch} numéros par requête`);
-    const webhookUrl = dto.webhook_url === undefined ? null : await this.vetWebhookUrl(dto.webhook_url);
-    const now = this.clock.now();
-    const lot = newLot();
+    const webhookUrl = dto.webhook_url === undefined ? null : await this.callbackUrls.vet(dto.webhook_url);
+    const batch = { numbers, webhookUrl, lot: newLot(), now: this.clock.now() };
+    return (sql) => this.submit(sql, principal, dto, batch);
+  }
 
-    let total = 0;
-    let result: HlrBatchDto;
-    try {
-      result = await this.database.transaction(async (sql) => {
-        const { accepted, rejected } = await this.screen(sql, principal, numbers, dto.default_country);
-        if (accepted.length === 0) {
-          const reasons = rejected.slice(0, MAX_REASONS_IN_ERROR).map(({ number, reason }) => `${number}: ${reason}`);
-          throw ApiError.validation(['numbers: aucun numéro valide', ...reasons]);
-        }
-        const lookups = accepted.map(
-          (number): NewHlrLookup => ({
-            id: newId(now),
-            accountId: principal.accountId,
-            sandbox: principal.test,
-            lot,
-            externalId: dto.external_id ?? null,
-            number: number.e164,
-            country: number.country,
-            priceId: number.priceId,
-            amount: principal.test ? 0 : number.amount,
-            webhookUrl,
-            createdBy: principal.userId,
-            createdAt: now,
-          }),
-        );
-        total = lookups.reduce((sum, lookup) => sum + lookup.amount, 0);
-        await this.lookups.insertMany(sql, lookups);
-        if (total > 0) await this.ledger.debit(sql, principal.accountId, total, { type: 'hlr', id: lot, lot, createdBy: principal.userId }, now);
-        const balance = (await this.ledger.balanceOf(sql, principal.accountId)) ?? 0;
-        const answer: HlrBatchDto = {
-          lot,
-          count: lookups.length,
-          amount: toAmount(total),
-          balance: toAmount(balance),
-          lookups: lookups.map((lookup) => ({ id: lookup.id, number: lookup.number, status: 'pending', amount: toAmount(lookup.amount) })),
-          rejected,
-        };
-        await idempotency?.recordSuccess(sql, answer);
-        return answer;
-      });
-    } catch (error) {
-      if (!isOverdraft(error)) throw error;
-      const balance = (await this.database.run((sql) => this.ledger.balanceOf(sql, principal.accountId))) ?? 0;
-      throw ApiError.insufficientBalance(toAmount(total), toAmount(balance));
+  private async submit(sql: Sql, principal: Principal, dto: SubmitHlrDto, batch: Batch): Promise<Charge<HlrBatchDto>> {
+    const { lot, now } = batch;
+    const { accepted, rejected } = await this.screen(sql, batch.numbers, dto.default_country);
+    if (accepted.length === 0) {
+      const reasons = rejected.slice(0, MAX_REASONS_IN_ERROR).map(({ number, reason }) => `${number}: ${reason}`);
+      throw ApiError.validation(['numbers: aucun numéro valide', ...reasons]);
     }
-    this.jobs.wake(HLR_QUEUE);
-    return result;
+    const lookups = accepted.map(
+      (number): NewHlrLookup => ({
+        id: newId(now),
+        accountId: principal.accountId,
+        sandbox: principal.test,
+        lot,
+        externalId: dto.external_id ?? null,
+        number: number.e164,
+        country: number.country,
+        priceId: number.priceId,
+        amount: principal.test ? 0 : number.amount,
+        webhookUrl: batch.webhookUrl,
+        createdBy: principal.userId,
+        createdAt: now,
+      }),
+    );
+    const total = lookups.reduce((sum, lookup) => sum + lookup.amount, 0);
+    await this.lookups.insertMany(sql, lookups);
+    return {
+      cost: total,
+      for: { type: 'hlr', id: lot, lot, createdBy: principal.userId },
+      at: now,
+      answerWithBalance: (balance) => ({
+        lot,
+        count: lookups.length,
+        amount: toAmount(total),
+        balance: toAmount(balance),
+        lookups: lookups.map((lookup) => ({ id: lookup.id, number: lookup.number, status: 'pending', amount: toAmount(lookup.amount) })),
+        rejected,
+      }),
+      committed: () => this.jobs.wake(HLR_QUEUE),
+    };
   }
 
   /** Valid, priced numbers, each once (the first occurrence wins); the others with their reason. */
-  private async screen(sql: Sql, principal: Principal, numbers: string[], defaultCountry: string | undefined) {
+  private async screen(sql: Sql, numbers: string[], defaultCountry: string | undefined) {
     const accepted: Array<{ e164: string; country: string | null; priceId: string; amount: number }> = [];
     const rejected: RejectedNumberDto[] = [];
     const seen = new Set<string>();
@@ -128,16 +124,5 @@ export class SubmitHlr {
       accepted.push({ e164: phone.e164, country: phone.country, priceId: price.id, amount: price.amount });
     }
     return { accepted, rejected };
-  }
-
-  /** https to a public address; the SSRF guard again before every call. */
-  private async vetWebhookUrl(raw: string): Promise<string> {
-    try {
-      const { url } = await this.urlGuard.vet(raw);
-      if (url.protocol !== 'https:' && !this.webhooks.allowPrivateUrls) throw new Error('https only');
-      return raw;
-    } catch {
-      throw ApiError.invalidField('webhook_url', 'adresse non autorisée');
-    }
   }
 }

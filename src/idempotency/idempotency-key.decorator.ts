@@ -3,7 +3,7 @@ import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { fingerprintOf, uploadFingerprintOf } from './canonical-json.js';
+import { fingerprintOf, uploadFingerprintOf } from './fingerprint.js';
 import type { IdempotentRequest } from './idempotency.service.js';
 
 const IDEMPOTENCY_HEADER = 'idempotency-key';

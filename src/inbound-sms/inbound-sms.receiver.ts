@@ -10,7 +10,8 @@ import { InboundMessages, type InboundReceiver, type MobileOriginated } from '..
 import { Metrics } from '../metrics/metrics.js';
 import { OptOutWriter } from '../opt-out/opt-out-writer.js';
 import { SenderRepository } from '../sender/sender.repository.js';
-import type { SmsReceivedEventDataDto } from '../webhook/dto/sms-received-event.dto.js';
+import { SmsReceivedEventDataDto, SmsReceivedWebhookEventDto } from './dto/sms-received-event.dto.js';
+import { toMessageInDto } from './message-in-view.js';
 import { WebhookEvents } from '../webhook/webhook-events.js';
 import { KeywordReplies } from './keyword-replies.js';
 import { MessageInRepository, type MessageInRecord } from './message-in.repository.js';
@@ -43,6 +44,7 @@ export class InboundSmsReceiver implements InboundReceiver {
     @Inject(optOutConfig.KEY) private readonly optOut: OptOutConfig,
     inbound: InboundMessages,
   ) {
+    webhooks.describe(SmsReceivedWebhookEventDto, SmsReceivedEventDataDto);
     inbound.register(this);
   }
 
@@ -83,7 +85,7 @@ export class InboundSmsReceiver implements InboundReceiver {
     const senderId = match ? await this.senderOf(sql, accountId, sms.to) : null;
     if (match?.action === 'opt-out') await this.optOuts.add(sql, [sms.from], { ...list, createdBy: null, senderId });
     if (match?.action === 'opt-in') await this.optOuts.remove(sql, sms.from, list);
-    await this.webhooks.emit(sql, { accountId, type: 'sms.received', data: toEventData(message), at });
+    await this.webhooks.emit(sql, { accountId, type: 'sms.received', data: toMessageInDto(message), at });
     return match !== null && this.optOut.confirmation && (await this.replies.reply(sql, accountId, senderId, sms, match.action, at));
   }
 
@@ -94,12 +96,3 @@ export class InboundSmsReceiver implements InboundReceiver {
   }
 }
 
-const toEventData = (message: MessageInRecord): SmsReceivedEventDataDto => ({
-  id: message.id,
-  from: message.from,
-  to: message.to,
-  message: message.message,
-  message_encoding: message.encoding,
-  keyword: message.keyword,
-  received_at: message.receivedAt.toISOString(),
-});

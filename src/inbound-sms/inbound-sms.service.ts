@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../common/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { createdRange, Page, type ListPage } from '../common/list/page.js';
 import { parsePhone, PHONE_INVALID } from '../common/recipient.js';
 import { Database } from '../database/database.js';
 import type { MessageInDto, MessageInQueryDto } from './dto/message-in.dto.js';
+import { toMessageInDto } from './message-in-view.js';
 import { MessageInRepository, type MessageInRecord } from './message-in.repository.js';
 
 /** `GET /sms/in`: the account's inbound SMS. */
@@ -30,12 +31,3 @@ export class InboundSmsService {
 
 const dateOf = (text: string | undefined): Date | undefined => (text === undefined ? undefined : new Date(text));
 
-const toMessageInDto = (message: MessageInRecord): MessageInDto => ({
-  id: message.id,
-  from: message.from,
-  to: message.to,
-  message: message.message,
-  message_encoding: message.encoding,
-  keyword: message.keyword as MessageInDto['keyword'],
-  received_at: message.receivedAt.toISOString(),
-});

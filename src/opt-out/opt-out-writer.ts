@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
-import type { ContactEventDataDto } from '../webhook/dto/contact-event.dto.js';
+import { ContactEventDataDto, ContactWebhookEventDto } from './dto/contact-event.dto.js';
 import { WebhookEvents } from '../webhook/webhook-events.js';
 import { isRecipientSource, OptOutRepository, type NewOptOuts, type OptOutSource } from './opt-out.repository.js';
 
@@ -26,7 +26,9 @@ export class OptOutWriter {
   constructor(
     private readonly optOuts: OptOutRepository,
     private readonly webhooks: WebhookEvents,
-  ) {}
+  ) {
+    webhooks.describe(ContactWebhookEventDto, ContactEventDataDto);
+  }
 
   /** Puts the numbers on the list; returns those that were not on it. */
   async add(sql: Sql, phones: readonly string[], entry: NewOptOuts): Promise<string[]> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../common/principal.js';
 import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { createdRange, Page, type ListPage } from '../common/list/page.js';

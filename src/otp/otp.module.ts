@@ -2,9 +2,9 @@ import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module.js';
 import { DeliveryRecords } from '../delivery/delivery-records.js';
 import { DeliveryModule } from '../delivery/delivery.module.js';
-import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { OptOutModule } from '../opt-out/opt-out.module.js';
 import { SenderModule } from '../sender/sender.module.js';
+import { SendingModule } from '../sending/sending.module.js';
 import { SmsModule } from '../sms/sms.module.js';
 import { OtpEmailRecords } from './otp-email-records.js';
 import { OtpHousekeeping } from './otp.housekeeping.js';
@@ -14,7 +14,7 @@ import { SendOtp } from './send-otp.usecase.js';
 import { VerifyOtp } from './verify-otp.usecase.js';
 
 @Module({
-  imports: [BillingModule, SmsModule, DeliveryModule, SenderModule, IdempotencyModule, OptOutModule],
+  imports: [BillingModule, DeliveryModule, OptOutModule, SenderModule, SendingModule, SmsModule],
   controllers: [OtpController],
   providers: [SendOtp, VerifyOtp, OtpRepository, OtpEmailRecords, OtpHousekeeping],
 })

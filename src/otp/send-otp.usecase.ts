@@ -1,30 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Principal } from '../common/principal.js';
 import { BillingService, type Quote } from '../billing/billing.service.js';
-import { isOverdraft, LedgerRepository } from '../billing/ledger.repository.js';
-import type { Principal } from '../auth/principal.js';
 import { Clock } from '../common/clock.js';
 import { addSeconds, toUnixSeconds } from '../common/date-format.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { newId, newLot } from '../common/ids.js';
-import { toAmount } from '../common/money.js';
+import { parseEmail, parsePhone } from '../common/recipient.js';
 import { optOutConfig, type OptOutConfig } from '../config/opt-out.config.js';
 import { otpConfig, type OtpConfig } from '../config/otp.config.js';
 import { secretsConfig, type SecretsConfig } from '../config/secrets.config.js';
 import type { Sql } from '../database/sql.js';
-import { Database } from '../database/database.js';
 import { DeliveryQueue } from '../delivery/delivery-queue.js';
-import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
-import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.service.js';
+import type { IdempotentRequest } from '../idempotency/idempotency.service.js';
 import { OptOutRepository } from '../opt-out/opt-out.repository.js';
-import { MessageOutRepository } from '../sms/message-out.repository.js';
-import { SenderDirectory } from '../sender/sender-directory.js';
 import { SenderRepository } from '../sender/sender.repository.js';
+import { ApprovedSenders } from '../sending/approved-senders.service.js';
+import { ChargedSend, type Charge, type ChargedUnit } from '../sending/charged-send.service.js';
+import { MessageOutRepository } from '../sms/message-out.repository.js';
 import type { OtpSendResultDto } from './dto/otp-send-result.dto.js';
 import { DEFAULT_OTP_LENGTH, OTP_PLACEHOLDER } from './dto/otp-rules.js';
 import type { SendOtpDto } from './dto/send-otp.dto.js';
 import { generateCode, hashCode } from './otp-code.js';
 import { OtpRepository } from './otp.repository.js';
-import { parseEmail, parsePhone } from '../common/recipient.js';
 
 const DEFAULT_EXPIRY_SECONDS = 300;
 const MAX_EXPIRY_SECONDS = 3600;
@@ -48,25 +45,33 @@ interface SendRequest {
   language: 'fr' | 'en' | 'es' | 'pt';
 }
 
+/** The code of one send and what is answered, drawn once whatever the attempts of its unit of work. */
+interface Issue {
+  uniqId: string;
+  code: string;
+  expiresAt: Date;
+  lot: string;
+  now: Date;
+  answer: OtpSendResultDto;
+}
+
 /**
- * POST /v1/otp/send. In one transaction: resolve the sender and the price,
- * lock the recipient (making this OTP its latest), apply the send limit, store the OTP (its code only as an
- * HMAC) and its SMS record, supersede the previous code, enqueue delivery,
- * keep the answer for its Idempotency-Key and, last, debit the balance, which the
- * database refuses to make negative. Refusals come in the order 400, 429, 402, and leave nothing behind.
+ * POST /v1/otp/send, a charged send (ChargedSend): resolve the sender and the
+ * price, lock the recipient (making this OTP its latest), apply the send
+ * limit, store the OTP (its code only as an HMAC) and its SMS record,
+ * supersede the previous code and enqueue delivery; the debit comes last.
+ * Refusals come in the order 400, 429, 402, and leave nothing behind.
  */
 @Injectable()
 export class SendOtp {
   constructor(
-    private readonly database: Database,
+    private readonly charged: ChargedSend,
+    private readonly senders: ApprovedSenders,
     private readonly otps: OtpRepository,
     private readonly messages: MessageOutRepository,
-    private readonly senders: SenderRepository,
-    private readonly senderDirectory: SenderDirectory,
+    private readonly localNumbers: SenderRepository,
     private readonly billing: BillingService,
-    private readonly ledger: LedgerRepository,
     private readonly delivery: DeliveryQueue,
-    private readonly idempotency: Idempotency,
     private readonly optOuts: OptOutRepository,
     private readonly clock: Clock,
     @Inject(otpConfig.KEY) private readonly config: OtpConfig,
@@ -76,94 +81,74 @@ export class SendOtp {
 
   /** With an Idempotency-Key, once per key: a retry gets the first answer. */
   execute(principal: Principal, dto: SendOtpDto, idempotency?: IdempotentRequest): Promise<OtpSendResultDto> {
-    return this.idempotency.once(principal.accountId, idempotency, (scope) => this.send(principal, dto, scope));
+    return this.charged.run(principal.accountId, idempotency, () => this.prepare(principal, dto));
   }
 
-  private async send(principal: Principal, dto: SendOtpDto, idempotency?: IdempotencyScope): Promise<OtpSendResultDto> {
+  /** The request read, its code drawn and its answer made; then the unit that writes the send. */
+  private prepare(principal: Principal, dto: SendOtpDto): ChargedUnit<OtpSendResultDto> {
     const request = toSendRequest(dto);
     const now = this.clock.now();
     const uniqId = newId(now);
     const code = generateCode(request.otpType, request.otpLength);
     const expiresAt = addSeconds(now, request.expirySeconds);
-    const result: OtpSendResultDto = { uniq_id: uniqId, code, expires_at: toUnixSeconds(expiresAt) };
-
-    let amount = 0;
-    try {
-      await this.database.transaction(async (sql) => {
-        const sender = await this.resolveSender(sql, principal.accountId, request);
-        const text = request.message.split(OTP_PLACEHOLDER).join(code);
-        const quote = await this.billing.quote(sql, request.channel, request.dialCode, text);
-        if (!quote) throw ApiError.invalidField('to', 'destination non prise en charge');
-        if (request.channel === 'SMS' && this.optOut.blocksOtp && (await this.optOuts.listed(sql, principal.accountId, principal.test, [request.recipient])).size > 0) {
-          throw ApiError.invalidField('to', OTP_OPTED_OUT);
-        }
-
-        await this.otps.claimRecipient(sql, principal.accountId, request.recipient, uniqId, now);
-        const aliveSince = addSeconds(now, -MAX_EXPIRY_SECONDS);
-        const earlierCodes = await this.enforceSendLimit(sql, principal.accountId, request.recipient, now, aliveSince);
-
-        const lot = newLot();
-        await this.otps.insert(sql, {
-          uniqId,
-          accountId: principal.accountId,
-          recipient: request.recipient,
-          channel: request.channel,
-          codeHash: hashCode(this.secrets.otpSecret, uniqId, code),
-          expiresAt,
-          applicationName: request.applicationName,
-          language: request.language,
-          lot,
-          createdBy: principal.userId,
-          test: principal.test,
-          at: now,
-        });
-        if (earlierCodes) await this.otps.supersedeOthers(sql, principal.accountId, request.recipient, uniqId, aliveSince);
-
-        amount = principal.test ? 0 : quote.amount;
-        const delivery = { recordId: uniqId, accountId: principal.accountId, amount, test: principal.test, deliverBefore: expiresAt, at: now };
-        if (request.channel === 'SMS') {
-          const localNumber = request.useLocalNumber
-            ? await this.senders.findLocalNumber(sql, principal.accountId, request.dialCode)
-            : null;
-          await this.recordSms(sql, principal, request, { uniqId, lot, senderId: sender.id, localNumber, quote, amount, at: now });
-          await this.delivery.enqueueSms(sql, {
-            ...delivery,
-            payload: { from: localNumber ?? sender.name, to: request.recipient, text, secrets: [code] },
-          });
-        } else {
-          await this.delivery.enqueueEmail(sql, {
-            ...delivery,
-            payload: {
-              to: request.recipient,
-              fromName: sender.name,
-              text,
-              language: request.language,
-              applicationName: request.applicationName,
-              secrets: [code],
-            },
-          });
-        }
-
-        await idempotency?.recordSuccess(sql, result);
-        await this.ledger.debit(sql, principal.accountId, amount, { type: 'otp', id: uniqId, lot, createdBy: principal.userId }, now);
-      });
-    } catch (error) {
-      if (!isOverdraft(error)) throw error;
-      const balance = (await this.database.run((sql) => this.ledger.balanceOf(sql, principal.accountId))) ?? 0;
-      throw ApiError.insufficientBalance(toAmount(amount), toAmount(balance));
-    }
-
-    this.delivery.committed('priority');
-    return result;
+    const issue: Issue = { uniqId, code, expiresAt, lot: newLot(), now, answer: { uniq_id: uniqId, code, expires_at: toUnixSeconds(expiresAt) } };
+    return (sql) => this.write(sql, principal, request, issue);
   }
 
-  /** SMS: a registered sender (the account's default when none is given). E-mail: any display name. */
-  private async resolveSender(sql: Sql, accountId: string, request: SendRequest): Promise<{ id: string | null; name: string }> {
+  private async write(sql: Sql, principal: Principal, request: SendRequest, issue: Issue): Promise<Charge<OtpSendResultDto>> {
+    const { uniqId, code, expiresAt, lot, now } = issue;
+    const sender = await this.senderFor(sql, principal.accountId, request);
+    const text = request.message.split(OTP_PLACEHOLDER).join(code);
+    const quote = await this.billing.quote(sql, request.channel, request.dialCode, text);
+    if (!quote) throw ApiError.invalidField('to', 'destination non prise en charge');
+    if (request.channel === 'SMS' && this.optOut.blocksOtp && (await this.optOuts.listed(sql, principal.accountId, principal.test, [request.recipient])).size > 0) {
+      throw ApiError.invalidField('to', OTP_OPTED_OUT);
+    }
+
+    await this.otps.claimRecipient(sql, principal.accountId, request.recipient, uniqId, now);
+    const aliveSince = addSeconds(now, -MAX_EXPIRY_SECONDS);
+    const earlierCodes = await this.enforceSendLimit(sql, principal.accountId, request.recipient, now, aliveSince);
+    await this.otps.insert(sql, {
+      uniqId,
+      accountId: principal.accountId,
+      recipient: request.recipient,
+      channel: request.channel,
+      codeHash: hashCode(this.secrets.otpSecret, uniqId, code),
+      expiresAt,
+      applicationName: request.applicationName,
+      language: request.language,
+      lot,
+      createdBy: principal.userId,
+      test: principal.test,
+      at: now,
+    });
+    if (earlierCodes) await this.otps.supersedeOthers(sql, principal.accountId, request.recipient, uniqId, aliveSince);
+
+    const amount = principal.test ? 0 : quote.amount;
+    const delivery = { recordId: uniqId, accountId: principal.accountId, amount, test: principal.test, deliverBefore: expiresAt, at: now };
+    if (request.channel === 'SMS') {
+      const localNumber = request.useLocalNumber ? await this.localNumbers.findLocalNumber(sql, principal.accountId, request.dialCode) : null;
+      await this.recordSms(sql, principal, request, { uniqId, lot, senderId: sender.id, localNumber, quote, amount, at: now });
+      await this.delivery.enqueueSms(sql, { ...delivery, payload: { from: localNumber ?? sender.name, to: request.recipient, text, secrets: [code] } });
+    } else {
+      await this.delivery.enqueueEmail(sql, {
+        ...delivery,
+        payload: { to: request.recipient, fromName: sender.name, text, language: request.language, applicationName: request.applicationName, secrets: [code] },
+      });
+    }
+    return {
+      cost: amount,
+      for: { type: 'otp', id: uniqId, lot, createdBy: principal.userId },
+      at: now,
+      answer: issue.answer,
+      committed: () => this.delivery.committed('priority'),
+    };
+  }
+
+  /** SMS: an approved sender (the account's default when none is given). E-mail: any display name. */
+  private async senderFor(sql: Sql, accountId: string, request: SendRequest): Promise<{ id: string | null; name: string }> {
     if (request.channel === 'EMAIL' && request.senderName !== undefined) return { id: null, name: request.senderName };
-    const sender = await this.senderDirectory.resolve(sql, accountId, request.senderName);
-    if (!sender) throw ApiError.invalidField('sender', 'expéditeur inconnu');
-    if (sender.status !== 'approved') throw ApiError.invalidField('sender', 'expéditeur non approuvé');
-    return sender;
+    return this.senders.named(sql, accountId, request.senderName);
   }
 
   /** Refuses the send over the pair's limit; otherwise tells whether the pair has codes created after `aliveSince`. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../common/principal.js';
 import { Clock } from '../common/clock.js';
 import { toUtcSeconds } from '../common/date-format.js';
 import { ApiError } from '../common/errors/api-error.js';

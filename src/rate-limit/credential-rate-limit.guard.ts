@@ -1,6 +1,6 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../common/principal.js';
 import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { appConfig, type AppConfig } from '../config/app.config.js';
@@ -11,7 +11,7 @@ const WINDOW_MS = 60_000;
 /**
  * `RATE_LIMIT_PER_MINUTE` requests per credential per minute, across every
  * route and every instance (the counters live in the database, see RateLimitCounter). Runs after the
- * bearer guard; public routes and refused credentials are not counted.
+ * bearer guard (GuardChain, app.module.ts); public routes and refused credentials are not counted.
  */
 @Injectable()
 export class CredentialRateLimitGuard implements CanActivate {

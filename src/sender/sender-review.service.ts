@@ -3,7 +3,7 @@ import { AdminError } from '../admin/admin-error.js';
 import { Clock } from '../common/clock.js';
 import { Database } from '../database/database.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
-import type { SenderEventDataDto } from '../webhook/dto/sender-event.dto.js';
+import { SenderEventDataDto, SenderWebhookEventDto } from './dto/sender-event.dto.js';
 import { WebhookEvents } from '../webhook/webhook-events.js';
 import type { SenderDto } from './dto/sender.dto.js';
 import { toSenderDto } from './sender.service.js';
@@ -17,7 +17,9 @@ export class SenderReview {
     private readonly senders: SenderRepository,
     private readonly webhooks: WebhookEvents,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    webhooks.describe(SenderWebhookEventDto, SenderEventDataDto);
+  }
 
   /** Approves a pending or rejected sender, unless another sender of the account now holds its name. */
   approve(senderId: string): Promise<SenderDto> {

@@ -1,26 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/principal.js';
-import { isOverdraft, LedgerRepository } from '../billing/ledger.repository.js';
+import type { Principal } from '../common/principal.js';
 import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { newId, newLot } from '../common/ids.js';
 import { toAmount } from '../common/money.js';
-import { Database } from '../database/database.js';
 import type { Sql } from '../database/sql.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
 import { DeliveryQueue, type Delivery } from '../delivery/delivery-queue.js';
 import type { SmsPayload } from '../delivery/outbox-payload.js';
-import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
-import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.service.js';
+import type { IdempotentRequest } from '../idempotency/idempotency.service.js';
+import { ApprovedSenders, type ApprovedSender } from '../sending/approved-senders.service.js';
+import { Audience, type Recipient } from '../sending/audience.service.js';
+import { CallbackUrls } from '../sending/callback-urls.service.js';
+import { ChargedSend, type Charge, type ChargedUnit } from '../sending/charged-send.service.js';
+import { LotRepository } from '../sending/lot.repository.js';
+import { MessageComposer, type ComposedMessage } from '../sending/message-composer.service.js';
+import { DEFAULT_VALIDITY_MINUTES } from '../sending/message-rules.js';
+import { RecentDuplicates } from '../sending/recent-duplicates.repository.js';
+import type { Rejection } from '../sending/rejection.js';
+import { SendSchedule } from '../sending/send-schedule.service.js';
 import { MessageOutRepository, type NewMessageOut } from '../sms/message-out.repository.js';
-import { Audience, type Recipient, type Rejection } from './audience.js';
-import { nextOpening } from './delivery-window.js';
-import { DEFAULT_VALIDITY_MINUTES, type SendSmsDto } from './dto/send-sms.dto.js';
+import type { SendSmsDto } from './dto/send-sms.dto.js';
 import type { AcceptedMessageDto, SendResultDto } from './dto/send-result.dto.js';
-import { MessageComposer, type ComposedMessage } from './message-composer.js';
-import { RecentDuplicates } from './recent-duplicates.js';
-import { SendOptions } from './send-options.js';
-import { SmsLotRepository } from './sms-lot.repository.js';
 
 /** The answer lists the messages, and the refused recipients, up to this many. */
 const MAX_LISTED = 1000;
@@ -32,89 +33,73 @@ interface Accepted extends ComposedMessage {
 }
 
 /**
- * POST /v1/sms/send (SPEC-2 §1.1). In one transaction: claim the lot's name,
- * expand and screen the recipients, price each personalised message, write
- * every message and its outbox entry, keep the answer for the Idempotency-Key
- * and, last, debit the total at once, which the database refuses to make
- * negative: a 402 leaves nothing behind, and a crash leaves all or nothing.
+ * POST /v1/sms/send (SPEC-2 §1.1), a charged send (ChargedSend): claim the
+ * lot's name, expand and screen the recipients, price each personalised
+ * message, and write every message and its outbox entry; the total is debited
+ * at once, last, so a 402 leaves nothing behind and a crash all or nothing.
  */
 @Injectable()
 export class SendSms {
   constructor(
-    private readonly database: Database,
+    private readonly charged: ChargedSend,
+    private readonly senders: ApprovedSenders,
+    private readonly callbackUrls: CallbackUrls,
+    private readonly schedule: SendSchedule,
     private readonly audience: Audience,
-    private readonly lots: SmsLotRepository,
+    private readonly lots: LotRepository,
     private readonly recentDuplicates: RecentDuplicates,
     private readonly messages: MessageOutRepository,
     private readonly composer: MessageComposer,
-    private readonly options: SendOptions,
-    private readonly ledger: LedgerRepository,
     private readonly delivery: DeliveryQueue,
-    private readonly idempotency: Idempotency,
     private readonly clock: Clock,
   ) {}
 
   execute(principal: Principal, dto: SendSmsDto, idempotency?: IdempotentRequest): Promise<SendResultDto> {
-    return this.idempotency.once(principal.accountId, idempotency, (scope) => this.send(principal, dto, scope));
+    return this.charged.run(principal.accountId, idempotency, () => this.prepare(principal, dto));
   }
 
-  private async send(principal: Principal, dto: SendSmsDto, idempotency?: IdempotencyScope): Promise<SendResultDto> {
+  /** What needs no transaction (the due time, the callback URL's DNS), then the unit that writes the send. */
+  private async prepare(principal: Principal, dto: SendSmsDto): Promise<ChargedUnit<SendResultDto>> {
     const now = this.clock.now();
-    const dueAt = this.dueTime(dto, now);
-    const webhookUrl = dto.webhook_url === undefined ? null : await this.options.vetWebhookUrl(dto.webhook_url);
-    const lot = dto.lot ?? newLot();
-    const scheduled = dueAt.getTime() > now.getTime();
-
-    let total = 0;
-    let result: SendResultDto;
-    try {
-      result = await this.database.transaction(async (sql) => {
-        const sender = await this.options.resolveSender(sql, principal.accountId, dto.sender);
-        await this.claimLot(sql, principal, { name: lot, generated: dto.lot === undefined }, now);
-        const { recipients, rejected } = await this.audience.expand(sql, {
-          accountId: principal.accountId,
-          sandbox: principal.test,
-          to: dto.to === undefined ? [] : typeof dto.to === 'string' ? [dto.to] : dto.to,
-          contactIds: dto.contact_ids ?? [],
-          groupIds: dto.group_ids ?? [],
-          defaultCountry: dto.default_country,
-        });
-        const accepted = await this.price(sql, principal, dto, recipients, rejected, now);
-        if (accepted.length === 0) {
-          const reasons = rejected.slice(0, MAX_REASONS_IN_ERROR).map(({ to, reason }) => `${to}: ${reason}`);
-          throw ApiError.validation(['to: aucun destinataire valide', ...reasons]);
-        }
-        total = principal.test ? 0 : accepted.reduce((sum, message) => sum + message.amount, 0);
-
-        const status = scheduled ? 'scheduled' : 'pending';
-        const context: WriteContext = { principal, dto, lot, sender, status, dueAt, webhookUrl, now };
-        await this.messages.insertMany(
-          sql,
-          accepted.map((message) => toRecord(message, context)),
-        );
-        await this.delivery.enqueueSmsMany(
-          sql,
-          accepted.map((message) => toDelivery(message, context)),
-        );
-        if (total > 0) await this.ledger.debit(sql, principal.accountId, total, { type: 'sms', id: lot, lot, createdBy: principal.userId }, now);
-        const balance = (await this.ledger.balanceOf(sql, principal.accountId)) ?? 0;
-        const answer = toResult(lot, accepted, rejected, { status, dueAt, total, balance, test: principal.test });
-        await idempotency?.recordSuccess(sql, answer);
-        return answer;
-      });
-    } catch (error) {
-      if (!isOverdraft(error)) throw error;
-      const balance = (await this.database.run((sql) => this.ledger.balanceOf(sql, principal.accountId))) ?? 0;
-      throw ApiError.insufficientBalance(toAmount(total), toAmount(balance));
-    }
-    if (!scheduled) this.delivery.committed();
-    return result;
+    const dueAt = this.schedule.dueWithin(dto.send_at === undefined ? null : new Date(dto.send_at), dto.delivery_window, now);
+    const webhookUrl = dto.webhook_url === undefined ? null : await this.callbackUrls.vet(dto.webhook_url);
+    const plan: SendPlan = { principal, dto, lot: dto.lot ?? newLot(), status: dueAt.getTime() > now.getTime() ? 'scheduled' : 'pending', dueAt, webhookUrl, now };
+    return (sql) => this.write(sql, plan);
   }
 
-  /** When the messages are handed over: now, `send_at`, held until the delivery window opens. 400 for a bad window or a time too far. */
-  private dueTime(dto: SendSmsDto, now: Date): Date {
-    const due = this.options.dueAt(dto.send_at === undefined ? null : new Date(dto.send_at), now);
-    return dto.delivery_window === undefined ? due : nextOpening(this.options.deliveryWindow(dto.delivery_window), due);
+  private async write(sql: Sql, plan: SendPlan): Promise<Charge<SendResultDto>> {
+    const { principal, dto, lot, status, dueAt, now } = plan;
+    const context: WriteContext = { ...plan, sender: await this.senders.named(sql, principal.accountId, dto.sender) };
+    await this.claimLot(sql, principal, { name: lot, generated: dto.lot === undefined }, now);
+    const { recipients, rejected } = await this.audience.expand(sql, {
+      accountId: principal.accountId,
+      sandbox: principal.test,
+      to: dto.to === undefined ? [] : typeof dto.to === 'string' ? [dto.to] : dto.to,
+      contactIds: dto.contact_ids ?? [],
+      groupIds: dto.group_ids ?? [],
+      defaultCountry: dto.default_country,
+    });
+    const accepted = await this.price(sql, principal, dto, recipients, rejected, now);
+    if (accepted.length === 0) {
+      const reasons = rejected.slice(0, MAX_REASONS_IN_ERROR).map(({ to, reason }) => `${to}: ${reason}`);
+      throw ApiError.validation(['to: aucun destinataire valide', ...reasons]);
+    }
+    const total = principal.test ? 0 : accepted.reduce((sum, message) => sum + message.amount, 0);
+    await this.messages.insertMany(
+      sql,
+      accepted.map((message) => toRecord(message, context)),
+    );
+    await this.delivery.enqueueSmsMany(
+      sql,
+      accepted.map((message) => toDelivery(message, context)),
+    );
+    return {
+      cost: total,
+      for: { type: 'sms', id: lot, lot, createdBy: principal.userId },
+      at: now,
+      answerWithBalance: (balance) => toResult(lot, accepted, rejected, { status, dueAt, total, balance, test: principal.test }),
+      committed: status === 'pending' ? () => this.delivery.committed() : undefined,
+    };
   }
 
   private async claimLot(sql: Sql, principal: Principal, lot: { name: string; generated: boolean }, now: Date): Promise<void> {
@@ -139,16 +124,20 @@ export class SendSms {
   }
 }
 
-/** What every message of one request shares. */
-interface WriteContext {
+/** What is decided before the unit of work, the same on each of its attempts. */
+interface SendPlan {
   principal: Principal;
   dto: SendSmsDto;
   lot: string;
-  sender: { id: string; name: string };
   status: 'pending' | 'scheduled';
   dueAt: Date;
   webhookUrl: string | null;
   now: Date;
+}
+
+/** What every message of one request shares. */
+interface WriteContext extends SendPlan {
+  sender: ApprovedSender;
 }
 
 function toRecord(message: Accepted, context: WriteContext): NewMessageOut {

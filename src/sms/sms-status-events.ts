@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { toAmount } from '../common/money.js';
 import type { Sql } from '../database/sql.js';
-import type { SmsEventDataDto } from '../webhook/dto/sms-event.dto.js';
+import { SmsEventDataDto, SmsWebhookEventDto } from './dto/sms-event.dto.js';
 import { subscribes } from '../webhook/account-webhook.repository.js';
 import type { WebhookEventType } from '../webhook/webhook-event-types.js';
 import { WebhookEvents } from '../webhook/webhook-events.js';
@@ -25,6 +25,7 @@ export class SmsStatusEvents {
     private readonly webhooks: WebhookEvents,
     subjects: WebhookSubjects,
   ) {
+    webhooks.describe(SmsWebhookEventDto, SmsEventDataDto);
     subjects.register('sms', { recordResponse: (sql, uniqId, response) => this.messages.recordWebhookResponse(sql, uniqId, response) });
   }
 

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ContactModule } from '../contact/contact.module.js';
+import { DeliveryRecords } from '../delivery/delivery-records.js';
+import { DeliveryModule } from '../delivery/delivery.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
 import { MessageOutListRepository } from './message-out-list.repository.js';
 import { MessageOutRepository } from './message-out.repository.js';
@@ -9,9 +11,13 @@ import { SmsController } from './sms.controller.js';
 import { SmsService } from './sms.service.js';
 
 @Module({
-  imports: [ContactModule, WebhookModule],
+  imports: [ContactModule, DeliveryModule, WebhookModule],
   controllers: [SmsController],
   providers: [SmsService, MessageOutRepository, MessageOutListRepository, SmsStatusEvents, SmsDeliveryStore],
   exports: [MessageOutRepository, SmsDeliveryStore, SmsStatusEvents],
 })
-export class SmsModule {}
+export class SmsModule {
+  constructor(records: DeliveryRecords, messages: SmsDeliveryStore) {
+    records.register('sms', messages);
+  }
+}

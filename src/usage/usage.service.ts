@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DateTime } from 'luxon';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../common/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { UsageDto } from './dto/usage.dto.js';
 import type { Granularity, UsageQueryDto } from './dto/usage-query.dto.js';

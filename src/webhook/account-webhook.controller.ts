@@ -1,38 +1,13 @@
 import { Body, Controller, Get, Post, Put } from '@nestjs/common';
-import { ApiExtraModels, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../common/principal.js';
 import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
-import { BalanceEventDataDto, BalanceWebhookEventDto } from './dto/balance-event.dto.js';
-import { ContactEventDataDto, ContactWebhookEventDto } from './dto/contact-event.dto.js';
-import { SenderEventDataDto, SenderWebhookEventDto } from './dto/sender-event.dto.js';
-import { ContactImportEventDataDto, ContactImportWebhookEventDto } from './dto/contact-import-event.dto.js';
-import { HlrWebhookEventDto } from './dto/hlr-event.dto.js';
-import { SmsEventDataDto, SmsWebhookEventDto } from './dto/sms-event.dto.js';
-import { SmsReceivedEventDataDto, SmsReceivedWebhookEventDto } from './dto/sms-received-event.dto.js';
 import { UpdateWebhookDto, WebhookConfigDto, WebhookSecretDto } from './dto/webhook-config.dto.js';
 import { WebhookSettingsService } from './webhook-settings.service.js';
-import { CampaignEventDataDto, CampaignWebhookEventDto } from './dto/campaign-event.dto.js';
 
 @ApiTags('Account')
-@ApiExtraModels(
-  SmsWebhookEventDto,
-  SmsEventDataDto,
-  SmsReceivedWebhookEventDto,
-  SmsReceivedEventDataDto,
-  ContactWebhookEventDto,
-  ContactEventDataDto,
-  ContactImportWebhookEventDto,
-  ContactImportEventDataDto,
-  HlrWebhookEventDto,
-  SenderWebhookEventDto,
-  SenderEventDataDto,
-  BalanceWebhookEventDto,
-  BalanceEventDataDto,
-  CampaignWebhookEventDto,
-  CampaignEventDataDto,
-)
 @Controller('account/webhook')
 export class AccountWebhookController {
   constructor(private readonly settings: WebhookSettingsService) {}

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type Type } from '@nestjs/common';
 import { newId } from '../common/ids.js';
 import type { Sql } from '../database/sql.js';
 import { JobRunner } from '../jobs/job-runner.js';
@@ -36,16 +36,28 @@ const WAKE_DELAY_MS = 5;
  *   });
  *
  * The write travels with the unit's next statement or its commit; nothing is
- * written when the account's webhook does not subscribe to the type.
+ * written when the account's webhook does not subscribe to the type. Each
+ * feature describes the bodies of the events it emits (`describe`), for the
+ * OpenAPI document: this module knows only the envelope and the delivery.
  */
 @Injectable()
 export class WebhookEvents {
   private wakeTimer: NodeJS.Timeout | undefined;
+  private readonly payloads = new Set<Type>();
 
   constructor(
     private readonly events: WebhookEventRepository,
     private readonly jobs: JobRunner,
   ) {}
+
+  /** The schemas of the bodies a feature's events are POSTed with. */
+  describe(...payloads: Type[]): void {
+    for (const payload of payloads) this.payloads.add(payload);
+  }
+
+  payloadSchemas(): Type[] {
+    return [...this.payloads];
+  }
 
   /** Adds the event to the webhook outbox in the unit of work `sql`; returns its id (the `webhook-id` header). */
   async emit(sql: Sql, event: WebhookEventInput): Promise<string> {

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { webhookConfig, type WebhookConfig } from '../config/webhook.config.js';
 import { AccountWebhookController } from './account-webhook.controller.js';
 import { systemResolver, URL_GUARD, UrlGuard, WEBHOOK_RESOLVER, type Resolver } from './url-guard.js';
-import { WEBHOOK_SENDER, WebhookDispatcher } from './webhook-dispatcher.js';
+import { WEBHOOK_SENDER, WebhookWorker } from './webhook.worker.js';
 import { WebhookEventRepository } from './webhook-event.repository.js';
 import { WebhookEvents } from './webhook-events.js';
 import { WebhookHousekeeping } from './webhook.housekeeping.js';
@@ -20,7 +20,7 @@ import { WebhookSubjects } from './webhook-subjects.js';
     WebhookEvents,
     WebhookSubjects,
     WebhookSettingsService,
-    WebhookDispatcher,
+    WebhookWorker,
     WebhookHousekeeping,
     { provide: WEBHOOK_RESOLVER, useValue: systemResolver },
     {

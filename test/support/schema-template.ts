@@ -6,7 +6,7 @@ import Sqlite from 'better-sqlite3';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import type { DatabaseConfig } from '../../src/config/database.config.js';
-import type { DatabaseHost } from '../../src/database/mysql-driver.js';
+import type { DatabaseHost } from '../../src/config/database.config.js';
 import { dataSourceOptions } from '../../src/database/data-source.options.js';
 
 /**

@@ -8,7 +8,7 @@ import { createFastifyAdapter } from '../../src/common/http/http-server.js';
 import { applicationLogger } from '../../src/common/logging/logger.js';
 import { Clock } from '../../src/common/clock.js';
 import { Database } from '../../src/database/database.js';
-import { OutboxDispatcher } from '../../src/delivery/outbox-dispatcher.js';
+import { OutboxWorker } from '../../src/delivery/outbox.worker.js';
 import { JobRunner } from '../../src/jobs/job-runner.js';
 import { FakeClock } from './fake-clock.js';
 import { checkedAgainst, OpenApiAnswers } from './openapi-answers.js';
@@ -53,7 +53,7 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
   const fastify = app.getHttpAdapter().getInstance();
   await fastify.ready();
   const jobs = app.get(JobRunner);
-  const outboxQueues = Object.values(OutboxDispatcher.QUEUES);
+  const outboxQueues = Object.values(OutboxWorker.QUEUES);
   const pauseDelivery = async () => void (await Promise.all(outboxQueues.map((queue) => jobs.pause(queue))));
   const resumeDelivery = () => outboxQueues.forEach((queue) => jobs.resume(queue));
   const answers = new OpenApiAnswers((await fastify.inject({ method: 'GET', url: '/docs-json' })).json());

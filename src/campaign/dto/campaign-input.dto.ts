@@ -6,9 +6,9 @@ import { Messages } from '../../common/validation/messages.js';
 import { isPlainObject } from '../../common/validation/request-validation.pipe.js';
 import { rule } from '../../common/validation/rule.js';
 import { IsZonedDateTime } from '../../common/validation/zoned-date-time.js';
-import { IsIdList } from '../../contact/contact-rules.js';
-import { DeliveryWindowDto } from '../../sms-send/dto/delivery-window.dto.js';
-import { MAX_MESSAGE_LENGTH, MESSAGE_TOO_LONG } from '../../sms-send/dto/send-sms.dto.js';
+import { IsIdList } from '../../common/validation/shared-rules.js';
+import { DeliveryWindowDto } from '../../sending/dto/delivery-window.dto.js';
+import { MAX_MESSAGE_LENGTH, MESSAGE_TOO_LONG } from '../../sending/message-rules.js';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '../campaign-status.js';
 
 export const MAX_GROUPS = 20;

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Integer, Uuid } from '../../common/openapi/formats.js';
 import { MessageStatusCountsDto } from '../../sms/dto/message-status-counts.dto.js';
-import { DeliveryWindowDto } from '../../sms-send/dto/delivery-window.dto.js';
+import { DeliveryWindowDto } from '../../sending/dto/delivery-window.dto.js';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '../campaign-status.js';
 
 /** Numbers of the groups left out at launch, by reason (excluded groups aside). */

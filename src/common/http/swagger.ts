@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject, type OperationObject } from '@nestjs/swagger';
 import { errorEnvelopeSchema } from '../envelope/envelope.schema.js';
@@ -12,7 +13,8 @@ Authenticate with \`Authorization: Bearer <token>\`, where the token is an API k
 const JSON_CONTENT = 'application/json';
 
 /** Serves the OpenAPI 3.1 document at /docs-json and Swagger UI at /docs. */
-export function setupSwagger(app: NestFastifyApplication): OpenAPIObject {
+/** `extraModels`: schemas no route names, such as the bodies of webhook events. */
+export function setupSwagger(app: NestFastifyApplication, extraModels: Type[]): OpenAPIObject {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Messaging and OTP API')
@@ -24,7 +26,7 @@ export function setupSwagger(app: NestFastifyApplication): OpenAPIObject {
       'api-key',
     )
     .build();
-  const document = secureByDefault(SwaggerModule.createDocument(app, config));
+  const document = secureByDefault(SwaggerModule.createDocument(app, config, { extraModels }));
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs-json',
     swaggerOptions: { persistAuthorization: true },

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { canonicalJson } from '../../idempotency/canonical-json.js';
+import { canonicalJson } from '../canonical-json.js';
 
 /** The filters a list was asked with, as the cursor binds them: a short hash of their canonical JSON. */
 export const filtersHash = (filters: Record<string, unknown>): string =>

@@ -1,4 +1,4 @@
-import type { Param } from '../../database/sql.js';
+import type { Param } from '../sql-param.js';
 import { ApiError } from '../errors/api-error.js';
 import { uuidV7Floor } from '../ids.js';
 import { decodeCursor, encodeCursor, filtersHash } from './cursor.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { Principal } from '../../auth/principal.js';
+import type { Principal } from '../principal.js';
 
 /** One line per request: id, account, route, status and latency. */
 export function logEveryRequest(fastify: FastifyInstance): void {

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { Messages } from '../../common/validation/messages.js';
-import { IsPhoneCountry } from '../../contact/contact-rules.js';
+import { IsPhoneCountry } from '../../common/validation/shared-rules.js';
 import { ON_DUPLICATE, type OnDuplicate } from '../../contact/dto/bulk-contacts.dto.js';
 
 export const DELIMITERS = [',', ';', 'auto'] as const;

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional } from 'class-validator';
 import { Messages } from '../../common/validation/messages.js';
 import { rule } from '../../common/validation/rule.js';
-import { IsIdList, IsPhoneCountry } from '../contact-rules.js';
+import { IsIdList, IsPhoneCountry } from '../../common/validation/shared-rules.js';
 import { ContactInputDto, MAX_CONTACT_GROUPS } from './contact-input.dto.js';
 
 export const MAX_BULK_CONTACTS = 1000;

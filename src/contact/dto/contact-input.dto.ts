@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { LANGUAGES, type Language } from '../../delivery/email-template.js';
-import { IsContactField, IsIdList, MAX_NAME_LENGTH } from '../contact-rules.js';
+import { LANGUAGES, type Language } from '../../common/language.js';
+import { IsIdList } from '../../common/validation/shared-rules.js';
+import { IsContactField, MAX_NAME_LENGTH } from '../contact-rules.js';
 
 export const MAX_CONTACT_GROUPS = 100;
 

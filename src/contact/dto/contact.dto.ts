@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Uuid } from '../../common/openapi/formats.js';
-import { LANGUAGES, type Language } from '../../delivery/email-template.js';
+import { LANGUAGES, type Language } from '../../common/language.js';
 
 /** A contact of the address book. */
 export class ContactDto {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional } from 'class-validator';
 import { Messages } from '../../common/validation/messages.js';
-import { IsIdList, IsPhoneCountry, IsTextList } from '../contact-rules.js';
+import { IsIdList, IsPhoneCountry, IsTextList } from '../../common/validation/shared-rules.js';
 
 export const MAX_MEMBERS_PER_CALL = 1000;
 

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { Messages } from '../../common/validation/messages.js';
 import { rule } from '../../common/validation/rule.js';
-import { IsPhoneCountry } from '../../contact/contact-rules.js';
+import { IsPhoneCountry } from '../../common/validation/shared-rules.js';
 
 /** Numbers one request may carry at most (`HLR_MAX_BATCH` may lower it). */
 export const MAX_NUMBERS = 1000;

@@ -3,7 +3,7 @@ import { IsDefined, IsIn, IsOptional } from 'class-validator';
 import { CreatedRangeQueryDto } from '../../common/list/list-query.dto.js';
 import { DateTime, Uuid } from '../../common/openapi/formats.js';
 import { Messages } from '../../common/validation/messages.js';
-import { IsPhoneCountry, IsTextList } from '../../contact/contact-rules.js';
+import { IsPhoneCountry, IsTextList } from '../../common/validation/shared-rules.js';
 import { OPT_OUT_SOURCES, type OptOutSource } from '../opt-out.repository.js';
 
 export const MAX_OPT_OUTS_PER_CALL = 1000;

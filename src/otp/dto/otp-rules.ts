@@ -2,9 +2,9 @@ import type { ValidationArguments } from 'class-validator';
 import { rule } from '../../common/validation/rule.js';
 import { isValidSenderName } from '../../sender/sender-name.js';
 import { EMAIL_INVALID, parseEmail, parsePhone, PHONE_INVALID } from '../../common/recipient.js';
+import { MAX_MESSAGE_LENGTH } from '../../sending/message-rules.js';
 
 export const OTP_PLACEHOLDER = '##OTP##';
-export const MAX_MESSAGE_LENGTH = 1600;
 export const DEFAULT_OTP_LENGTH = 6;
 
 type Channel = 'SMS' | 'EMAIL';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Contains, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { Messages } from '../../common/validation/messages.js';
-import { LANGUAGES, type Language } from '../../delivery/email-template.js';
+import { LANGUAGES, type Language } from '../../common/language.js';
 import { OTP_TYPES, type OtpType } from '../otp-code.js';
 import { FitsWithCode, IsRecipientForChannel, IsSenderForChannel, OTP_PLACEHOLDER } from './otp-rules.js';
 

@@ -1,8 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Integer, Uuid } from '../../common/openapi/formats.js';
+import { REJECTION_REASONS, type RejectionReason } from '../../sending/rejection.js';
 
-export const REJECTION_REASONS = ['numero_invalide', 'destination_non_prise_en_charge', 'desinscrit', 'doublon', 'doublon_recent'] as const;
-export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
 export class AcceptedMessageDto {
   /** @example "0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10" */

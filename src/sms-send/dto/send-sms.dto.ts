@@ -5,15 +5,13 @@ import { Messages } from '../../common/validation/messages.js';
 import { rule } from '../../common/validation/rule.js';
 import { isPlainObject } from '../../common/validation/request-validation.pipe.js';
 import { IsZonedDateTime } from '../../common/validation/zoned-date-time.js';
-import { IsIdList, IsPhoneCountry } from '../../contact/contact-rules.js';
-import { DeliveryWindowDto } from './delivery-window.dto.js';
+import { IsIdList, IsPhoneCountry } from '../../common/validation/shared-rules.js';
+import { DeliveryWindowDto } from '../../sending/dto/delivery-window.dto.js';
+import { DEFAULT_VALIDITY_MINUTES, MAX_MESSAGE_LENGTH, MESSAGE_TOO_LONG } from '../../sending/message-rules.js';
 
 export const MAX_TO = 1000;
 export const MAX_CONTACT_IDS = 1000;
 export const MAX_GROUP_IDS = 10;
-export const MAX_MESSAGE_LENGTH = 1600;
-export const MESSAGE_TOO_LONG = `doit contenir au plus ${MAX_MESSAGE_LENGTH} caractères`;
-export const DEFAULT_VALIDITY_MINUTES = 2880;
 
 const IsRecipientList = rule(
   'isRecipientList',

@@ -4,7 +4,7 @@ import { isPhoneCountry } from '../../common/recipient.js';
 import { Messages } from '../../common/validation/messages.js';
 import { rule } from '../../common/validation/rule.js';
 import { IsZonedDateTime } from '../../common/validation/zoned-date-time.js';
-import { isTimeZone } from '../../sms-send/delivery-window.js';
+import { isTimeZone } from '../../common/time-zone.js';
 
 export const GRANULARITIES = ['day', 'week', 'month', 'none'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];

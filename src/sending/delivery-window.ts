@@ -1,4 +1,4 @@
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime } from 'luxon';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -15,8 +15,6 @@ export interface DeliveryWindow {
 const CLOCK_TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 export const isClockTime = (value: unknown): value is string => typeof value === 'string' && CLOCK_TIME.test(value);
-
-export const isTimeZone = (value: unknown): value is string => typeof value === 'string' && IANAZone.isValidZone(value);
 
 /**
  * The first instant at or after `at` inside the window: `at` itself when the

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { HlrLookupDto } from '../../hlr/dto/hlr-lookup.dto.js';
-import { WebhookEventDto } from './webhook-event.dto.js';
+import { HlrLookupDto } from './hlr-lookup.dto.js';
+import { WebhookEventDto } from '../../webhook/dto/webhook-event.dto.js';
 
 /**
  * The body POSTed for an `hlr.completed` event, one per lookup once it is

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Uuid } from '../../common/openapi/formats.js';
-import { WebhookEventDto } from './webhook-event.dto.js';
+import { WebhookEventDto } from '../../webhook/dto/webhook-event.dto.js';
 
 export const SENDER_EVENT_TYPES = ['sender.approved', 'sender.rejected'] as const;
 

@@ -36,13 +36,13 @@ type Attempt =
  * runs out.
  */
 @Injectable()
-export class WebhookDispatcher implements JobQueue<ClaimedWebhookEvent>, OnApplicationShutdown {
+export class WebhookWorker implements JobQueue<ClaimedWebhookEvent>, OnApplicationShutdown {
   readonly name = WEBHOOK_QUEUE;
   readonly batchSize = 50;
   readonly pollMs = 500;
   /** Twice an attempt's longest time, renewed while a batch is in hand: an instance that died is taken over soon after. */
   readonly leaseMs: number;
-  private readonly logger = new Logger(WebhookDispatcher.name);
+  private readonly logger = new Logger(WebhookWorker.name);
 
   constructor(
     private readonly database: Database,

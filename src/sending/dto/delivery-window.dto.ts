@@ -2,7 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined } from 'class-validator';
 import { Messages } from '../../common/validation/messages.js';
 import { rule } from '../../common/validation/rule.js';
-import { isClockTime, isTimeZone, WEEKDAYS, type Weekday } from '../delivery-window.js';
+import { isTimeZone } from '../../common/time-zone.js';
+import { isClockTime, WEEKDAYS, type Weekday } from '../delivery-window.js';
 
 const IsWeekdays = rule(
   'isWeekdays',

@@ -4,8 +4,9 @@ import { ApiError } from '../common/errors/api-error.js';
 import { optOutConfig, type OptOutConfig } from '../config/opt-out.config.js';
 import type { Sql } from '../database/sql.js';
 import { UNSUBSCRIBE_LINKS, type UnsubscribeLinks } from '../opt-out/unsubscribe-links.js';
-import type { Recipient, Rejection } from './audience.js';
-import { MAX_MESSAGE_LENGTH, MESSAGE_TOO_LONG } from './dto/send-sms.dto.js';
+import type { Recipient } from './audience.service.js';
+import { MAX_MESSAGE_LENGTH, MESSAGE_TOO_LONG } from './message-rules.js';
+import type { Rejection } from './rejection.js';
 import { hasPlaceholders, personalise } from './personalise.js';
 
 /** What is sent, from whom's account and in which mode, and whether the unsubscribe instruction follows the text. */

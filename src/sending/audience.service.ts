@@ -7,7 +7,7 @@ import type { Sql } from '../database/sql.js';
 import { GroupRepository } from '../group/group.repository.js';
 import { OptOutRepository } from '../opt-out/opt-out.repository.js';
 import { AudienceRepository, type AudienceContact } from './audience.repository.js';
-import type { RejectionReason } from './dto/send-result.dto.js';
+import type { Rejection } from './rejection.js';
 
 /** One number a send reaches, with the contact that personalises it (the account's contact with that number). */
 export interface Recipient {
@@ -15,11 +15,6 @@ export interface Recipient {
   dialCode: string;
   country: string | null;
   contact: AudienceContact | null;
-}
-
-export interface Rejection {
-  to: string;
-  reason: RejectionReason;
 }
 
 /** Whom a send names: numbers as given, contacts and groups of the account. */

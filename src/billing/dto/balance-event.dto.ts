@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime } from '../../common/openapi/formats.js';
-import { WebhookEventDto } from './webhook-event.dto.js';
+import { WebhookEventDto } from '../../webhook/dto/webhook-event.dto.js';
 
 /** `data` of a `balance.low` event: the balance (as `GET /v1/balance` shows it) right after the debit that took it below the threshold. */
 export class BalanceEventDataDto {

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Integer, Uuid } from '../../common/openapi/formats.js';
-import { WebhookEventDto } from './webhook-event.dto.js';
+import { WebhookEventDto } from '../../webhook/dto/webhook-event.dto.js';
 
 export const SMS_EVENT_TYPES = ['sms.sent', 'sms.delivered', 'sms.undelivered', 'sms.failed', 'sms.cancelled'] as const;
 

@@ -41,9 +41,9 @@ type Outcome =
  * recorded as accepted is never sent again.
  */
 @Injectable()
-export class OutboxDispatcher {
+export class OutboxWorker {
   static readonly QUEUES: Record<OutboxLane, string> = { priority: 'outbox', bulk: 'outbox-bulk' };
-  private readonly logger = new Logger(OutboxDispatcher.name);
+  private readonly logger = new Logger(OutboxWorker.name);
 
   constructor(
     private readonly database: Database,
@@ -63,7 +63,7 @@ export class OutboxDispatcher {
   ) {
     for (const lane of LANES) {
       jobs.register({
-        name: OutboxDispatcher.QUEUES[lane],
+        name: OutboxWorker.QUEUES[lane],
         batchSize: 50,
         pollMs: 1_000,
         leaseMs: config.outboxLeaseSeconds * 1000,
@@ -76,7 +76,7 @@ export class OutboxDispatcher {
 
   /** Asks for a hand-over soon in the lane that received work, or in both; cheap to call after every committed send. */
   wake(lane?: OutboxLane): void {
-    for (const each of lane ? [lane] : LANES) this.jobs.wake(OutboxDispatcher.QUEUES[each]);
+    for (const each of lane ? [lane] : LANES) this.jobs.wake(OutboxWorker.QUEUES[each]);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Uuid } from '../../common/openapi/formats.js';
-import { WebhookEventDto } from './webhook-event.dto.js';
+import { WebhookEventDto } from '../../webhook/dto/webhook-event.dto.js';
 
 export const CONTACT_EVENT_TYPES = ['contact.opted_out', 'contact.opted_in'] as const;
 const OPT_OUT_SOURCES = ['sms_keyword', 'api', 'import', 'link', 'admin'] as const;

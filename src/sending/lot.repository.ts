@@ -13,7 +13,7 @@ const INSERT = 'INSERT INTO message_lot (account_id, lot, campaign_id, is_test, 
 
 /** The names of the account's lots: a lot a client names is unique per account. */
 @Injectable()
-export class SmsLotRepository {
+export class LotRepository {
   /** Fails on a unique key when the account has the lot already. */
   async insert(sql: Sql, lot: NewLot): Promise<void> {
     await sql.run(INSERT, paramsOf(lot));
