@@ -26,8 +26,8 @@ export class HealthController {
   @ApiOperation({
     summary: 'The service can serve and deliver',
     description:
-      'Its database answers; when SMS go over SMPP, it is bound to the SMSC; the oldest message not yet handed ' +
-      'over has waited no longer than `OUTBOX_MAX_AGE_SECONDS`.',
+      'Its database answers; when SMS go over SMPP, every route has a healthy connector (`smpp`, with each ' +
+      'connector under a routing file); the oldest message not yet handed over has waited no longer than `OUTBOX_MAX_AGE_SECONDS`.',
   })
   @RespondWith(200, 'OK')
   @ApiFailure(503, 'service_indisponible', 'A dependency is down; `data` tells which')
@@ -45,7 +45,7 @@ export class HealthController {
 
   private async check(): Promise<HealthCheckResult> {
     try {
-      const smpp = this.delivery.smppBind();
+      const smpp = this.delivery.smpp();
       return await this.health.check([
         () => this.database.pingCheck('database', { timeout: 2000 }),
         () => this.delivery.outboxAge(),
