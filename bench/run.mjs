@@ -51,7 +51,10 @@
 // Last, the hand-over to a local SMSC: the service restarted with SMS_PROVIDER=smpp and SMPP_WINDOW=10, bound to an SMSC
 // in this process, sends lots of N messages to a group through POST /v1/sms/send; messages per second of each lot at the
 // SMSC, from its first submit_sm to its last, at least 3 rounds, the median; and how long an OTP sent once a tenth of each
-// lot is out takes to reach the SMSC.
+// lot is out takes to reach the SMSC. Then the same through the router: three SMSCs, one connector each, one route taking
+// turns over them (SMS_ROUTING_FILE), and its ratio to the single connector of the same run.
+// Before the hand-over, the OTP send under a routing file of 50 routes over three connectors (lib/routing.mjs), against
+// the baseline at the last of --connections, beside the send's ratio without a routing file.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -65,7 +68,8 @@ import { importThroughput } from './lib/imports.mjs';
 import { galeraComparison, galeraLines } from './lib/galera.mjs';
 import { fillMessageYear, metricsLoad, metricsPlans, smsOutPaging } from './lib/message-year.mjs';
 import { smscHandOver } from './lib/hand-over.mjs';
-import { printTable, SMS_SEND } from './lib/report.mjs';
+import { printTable, SMS_SEND, summarise } from './lib/report.mjs';
+import { routedSend } from './lib/routing.mjs';
 import { sendFloor } from './lib/send-floor.mjs';
 import { startReceiver, webhookFanOut } from './lib/webhooks.mjs';
 
@@ -159,6 +163,8 @@ for (const [db, result] of Object.entries(report.databases)) {
   if (result.imports) console.log(`${db} CSV import: ${importLine(result.imports)}`);
   if (result.campaign) console.log(`${db} campaign: ${campaignLine(result.campaign)}`);
   if (result.hand_over) console.log(`${db} hand-over to a local SMSC: ${handOverLine(result.hand_over)}`);
+  if (result.hand_over_routed) console.log(`${db} hand-over through the router to three local SMSCs: ${routedHandOverLine(result)}`);
+  if (result.routed_send) console.log(`${db} OTP send with 50 routes over 3 connectors: ${routedSendLine(result)}`);
 }
 if (report.galera) for (const line of galeraLines(report.galera)) console.log(`galera ${line}`);
 console.log(`\nfigures written to ${file}`);
@@ -371,10 +377,19 @@ async function benchDatabase(db) {
   }
 
   await server.stop();
+  if (result.scenarios['send (API key)']) {
+    const connections = connectionCounts.at(-1);
+    const baselineRequest = baseline.send(baselineToken);
+    result.routed_send = await routedSend({ env: oursEnv, port: OURS_PORT, auth: keyAuth, reference, baselineRequest, connections, duration, rounds: Math.max(rounds, 2), metricsToken: METRICS_TOKEN });
+    console.log(`OTP send with 50 routes over 3 connectors: ${routedSendLine(result)}`);
+  }
   if (!only || only === 'handover-only') {
     // the service stopped above would take the lots' messages too, handing them to the log
-    result.hand_over = await smscHandOver(oursEnv, { port: OURS_PORT, messages: Number(args['handover-messages']), window: 10, rounds: Math.max(rounds, 3) });
+    const handOver = { port: OURS_PORT, messages: Number(args['handover-messages']), window: 10, rounds: Math.max(rounds, 3) };
+    result.hand_over = await smscHandOver(oursEnv, handOver);
     console.log(`hand-over to a local SMSC: ${handOverLine(result.hand_over)}`);
+    result.hand_over_routed = await smscHandOver(oursEnv, { ...handOver, connectors: 3 });
+    console.log(`hand-over through the router to three local SMSCs: ${routedHandOverLine(result)}`);
   }
   hooks.close();
   await reference.stop();
@@ -418,6 +433,20 @@ function handOverLine(handOver) {
     `${handOver.per_second} messages/s at window ${handOver.window} (median of ${handOver.rounds} lots of ${handOver.messages}: ${each}); ` +
     `an OTP sent mid-lot reached the SMSC within ${handOver.otp_ms_max} ms`
   );
+}
+
+function routedHandOverLine(result) {
+  const routed = result.hand_over_routed;
+  return `${handOverLine(routed)}; ${(routed.per_second / result.hand_over.per_second).toFixed(2)}× the single connector`;
+}
+
+/** The OTP send's ratio to the baseline under 50 routes, beside its ratio without a routing file in the same run. */
+function routedSendLine(result) {
+  const routed = result.routed_send;
+  const plain = result.scenarios['send (API key)']?.[routed.connections];
+  const plainBaseline = result.baseline.send?.[routed.connections];
+  const plainRatio = plain && plainBaseline ? (summarise(plain).rps / summarise(plainBaseline).rps).toFixed(2) : '—';
+  return `${routed.rps} req/s at c=${routed.connections}, ratio ${routed.ratio} to the baseline (${routed.baseline_rps} req/s); without a routing file ${plainRatio}`;
 }
 
 function importLine(imports) {

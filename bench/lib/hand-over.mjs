@@ -4,24 +4,29 @@
 import smpp from 'smpp';
 import { apiCaller } from './load.mjs';
 import { runCli, SERVICE_NODE_FLAGS, startNode } from './processes.mjs';
+import { routingFileOf } from './routing.mjs';
 
 const CONTACTS_PER_REQUEST = 1000;
 
 /**
- * Starts an SMSC on loopback and the service (production settings, `SMS_PROVIDER=smpp`, `SMPP_WINDOW=window`) on
- * `port`, puts `messages` contacts in a group, then sends `rounds` lots to that group one after the other, each
- * handed over before the next. Messages per second of each lot, from its first submit to its last; the median. Once
- * a tenth of a lot is out, an OTP is sent: how long it took to reach the SMSC.
+ * Starts `connectors` SMSCs on loopback and the service (production settings, `SMPP_WINDOW=window`) on `port`: bound
+ * to the one SMSC by `SMPP_URL`, or to each through a routing file whose one route takes turns over them
+ * (round_robin). Puts `messages` contacts in a group, then sends `rounds` lots to that group one after the other,
+ * each handed over before the next. Messages per second of each lot at the SMSCs, from its first submit to its last;
+ * the median. Once a tenth of a lot is out, an OTP is sent: how long it took to reach an SMSC.
  */
-export async function smscHandOver(env, { port, messages, window, rounds }) {
-  const smsc = await startSmsc();
+export async function smscHandOver(env, { port, messages, window, rounds, connectors = 1 }) {
+  const arrivals = { times: [], otps: new Map() };
+  const smscs = await Promise.all(Array.from({ length: connectors }, () => startSmsc(arrivals)));
+  const smsc = smscs[0];
+  const sending = connectors === 1 ? { SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url } : { SMS_ROUTING_FILE: routingFileOf(smscs.map((each) => each.url)) };
   const service = await startNode('service', [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
-    env: { ...env, PORT: String(port), SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url, SMPP_WINDOW: String(window) },
+    env: { ...env, PORT: String(port), ...sending, SMPP_WINDOW: String(window) },
     port,
     healthPath: '/health/live',
   });
   try {
-    await until(() => smsc.binds > 0, 10_000, () => 'the service did not bind to the SMSC');
+    await until(() => smscs.every((each) => each.binds > 0), 10_000, () => 'the service did not bind to every SMSC');
     const account = runCli(env, 'account:create', '--name', 'Bench hand-over', '--balance', '100000000', '--sender', 'HANDOVER');
     const call = apiCaller(service.url, `Bearer ${account.api_key}`);
     const group = (await call('POST', '/v1/group', { name: 'Hand-over' })).id;
@@ -53,17 +58,19 @@ export async function smscHandOver(env, { port, messages, window, rounds }) {
       console.log(`hand-over: ${messages} messages in ${seconds.toFixed(2)} s, ${lot.per_second}/s (accepted in ${lot.accept_seconds} s); an OTP sent mid-lot reached the SMSC in ${otpMs} ms`);
     }
     const middle = [...lots].sort((a, b) => a.per_second - b.per_second)[Math.floor(lots.length / 2)];
-    return { messages, window, rounds, lots, ...middle, otp_ms_max: Math.max(...lots.map((lot) => lot.otp_ms)) };
+    return { messages, window, rounds, connectors, lots, ...middle, otp_ms_max: Math.max(...lots.map((lot) => lot.otp_ms)) };
   } finally {
     await service.stop();
-    await smsc.stop();
+    await Promise.all(smscs.map((each) => each.stop()));
   }
 }
 
-/** An SMSC that takes every bind and every submit_sm, and notes when each submit arrived (and to whom, for the OTPs). */
-async function startSmsc() {
-  const arrivals = [];
-  const otps = new Map();
+/**
+ * An SMSC that takes every bind and every submit_sm, and notes in `noted` when each submit arrived (and to whom, for
+ * the OTPs): SMSCs that share it count as one.
+ */
+async function startSmsc(noted) {
+  const { times: arrivals, otps } = noted;
   let binds = 0;
   const server = smpp.createServer((session) => {
     // answers go out as they are ready, as an SMSC's do
