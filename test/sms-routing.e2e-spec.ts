@@ -172,6 +172,7 @@ describe(`${SmsRouter.name} with three connectors`, () => {
   });
 
   it('matches each receipt on the connector that sent it, when two connectors hand out the same message ids', async () => {
+    await t.deliver();
     orange.nextMessageId = 900_000;
     mtn.nextMessageId = 900_000;
     const [toOrange, toMtn] = [orangeNumber(), mtnNumber()];
@@ -195,11 +196,11 @@ describe(`${SmsRouter.name} with three connectors`, () => {
     expect(await agg.sendMo('+2250707070799', '+2250102030499', 'Bonjour par agg')).toBe(smpp.ESME_ROK);
 
     const stored = await t.database.run((sql) =>
-      sql.all<{ message: string; provider: string }>('SELECT message, provider FROM message_in WHERE account_id = ? ORDER BY message', [tenant.accountId]),
+      sql.all<{ message: string; provider: string }>('SELECT message, provider FROM message_in WHERE account_id = ? ORDER BY provider', [tenant.accountId]),
     );
     expect(stored).toEqual([
-      { message: 'Bonjour par MTN', provider: 'mtn' },
       { message: 'Bonjour par agg', provider: 'agg' },
+      { message: 'Bonjour par MTN', provider: 'mtn' },
     ]);
   });
 

@@ -17,6 +17,7 @@ import { SandboxEmailProvider, SandboxSmsProvider } from './providers/sandbox.pr
 import { SmtpEmailProvider } from './providers/smtp-email.provider.js';
 import { ConnectorDrainRepository } from './connector-drain.repository.js';
 import { ReceiptRepository } from './receipt.repository.js';
+import { RoutingAdmin } from './routing-admin.service.js';
 import { RoutingMetrics } from './routing.metrics.js';
 import { SmsConnectors } from './sms-connectors.js';
 import { SMS_PROVIDER } from './sms-provider.js';
@@ -42,6 +43,7 @@ import { SmsRouter } from './sms-router.js';
     ConnectorDrainRepository,
     SmsConnectors,
     SmsRouter,
+    RoutingAdmin,
     { provide: SMS_PROVIDER, useExisting: SmsRouter },
     {
       provide: EMAIL_PROVIDER,

@@ -46,27 +46,26 @@ export class Route {
     );
   }
 
-  /** The target to use now among those `available` says can take a message; null when none can. */
-  choose(available: (connector: string) => boolean): Choice | null {
+  /**
+   * The target to use now among those `available` says can take a message; null when none can. `dryRun` leaves the
+   * round robin's turns where they are (the operator's `resolve`).
+   */
+  choose(available: (connector: string) => boolean, dryRun = false): Choice | null {
     const targets = this.settings.targets.filter((target) => available(target.connector));
     if (targets.length === 0) return null;
-    const target = this.pickAmong(targets);
+    const target = this.pickAmong(targets, dryRun);
     const primary = this.settings.strategy === 'round_robin' ? targets.length === this.settings.targets.length : target === this.ideal;
     return { target, pick: primary ? 'primary' : 'fallback' };
   }
 
-  private pickAmong(targets: TargetSettings[]): TargetSettings {
+  private pickAmong(targets: TargetSettings[], dryRun: boolean): TargetSettings {
     if (this.settings.strategy === 'failover') return targets[0]!;
     if (this.settings.strategy === 'least_cost') return cheapest(targets);
-    let best = targets[0]!;
-    let total = 0;
-    for (const target of targets) {
-      const score = (this.scores.get(target.connector) ?? 0) + target.weight;
-      this.scores.set(target.connector, score);
-      total += target.weight;
-      if (score > this.scores.get(best.connector)!) best = target;
-    }
-    this.scores.set(best.connector, this.scores.get(best.connector)! - total);
+    const scores = new Map(targets.map((target) => [target.connector, (this.scores.get(target.connector) ?? 0) + target.weight]));
+    const best = targets.reduce((best, target) => (scores.get(target.connector)! > scores.get(best.connector)! ? target : best));
+    if (dryRun) return best;
+    const total = targets.reduce((sum, target) => sum + target.weight, 0);
+    for (const [connector, score] of scores) this.scores.set(connector, connector === best.connector ? score - total : score);
     return best;
   }
 }
