@@ -24,8 +24,8 @@ export interface DeliveryRecordStore {
   promote?(sql: Sql, recordIds: string[]): Promise<string[]>;
   /** The provider's refusals of the message, after each of which it was (or will be) submitted again. */
   countRetry?(sql: Sql, recordId: string, times: number): Promise<void>;
-  /** The submits of one hand-over and what became of each, for the kinds that keep them (SMS). */
-  recordAttempts?(sql: Sql, recordId: string, attempts: readonly SubmitAttempt[]): Promise<void>;
+  /** The submits of a batch's hand-overs and what became of each, by record, for the kinds that keep them (SMS). */
+  recordAttempts?(sql: Sql, attempts: ReadonlyArray<{ recordId: string; attempts: readonly SubmitAttempt[] }>): Promise<void>;
   /** After a batch's outcomes are recorded, in the same unit of work: the records whose state may have moved. */
   settled?(sql: Sql, recordIds: string[], at: Date): Promise<void>;
   /** A delivery receipt, for the kinds that get them (SMS); false when it names no known message yet. */

@@ -137,7 +137,7 @@ export class OutboxWorker {
         retries: log.refusals,
         attempts: log.attempts,
         kind: 'sent',
-        provider: accepted.provider ?? provider.name,
+        provider: accepted.provider ?? provider.name ?? 'unknown',
         providerIds: accepted.providerIds,
         receiptsExpected: accepted.receiptsExpected ?? ('sendsReceipts' in provider && provider.sendsReceipts),
       };
@@ -154,7 +154,6 @@ export class OutboxWorker {
         const { entry } = outcome;
         const records = this.records.for(entry.kind);
         if (outcome.retries > 0) await records.countRetry?.(sql, entry.recordId, outcome.retries);
-        if (outcome.attempts.length > 0) await records.recordAttempts?.(sql, entry.recordId, outcome.attempts);
         if (outcome.kind === 'retry') {
           await this.outbox.retryAt(sql, entry.id, outcome.retryAt, outcome.reason, outcome.resume, outcome.counted);
           continue;
@@ -165,6 +164,8 @@ export class OutboxWorker {
           if (!entry.test && entry.amount > 0) await this.ledger.add(sql, entry.accountId, entry.amount, 'refund', { type: chargedFor(entry), id: entry.recordId }, now);
         }
       }
+      const tried = outcomes.filter((outcome) => outcome.attempts.length > 0);
+      if (tried.length > 0) await this.records.for('sms').recordAttempts?.(sql, tried.map(({ entry, attempts }) => ({ recordId: entry.recordId, attempts })));
       const done = outcomes.filter((outcome) => outcome.kind !== 'retry');
       await this.outbox.remove(sql, done.map(({ entry }) => entry.id));
       for (const kind of new Set(done.map(({ entry }) => entry.kind))) {
@@ -217,7 +218,7 @@ export class OutboxWorker {
    * for a connection (none could take it, or one was lost under it) uses up no attempt: it is tried again sooner the
    * younger it is, up to every 30 s (and at once when a connection binds), until its deadline fails it.
    */
-  private refused(tried: Tried, provider: string, error: unknown, deadline: number | null): Outcome {
+  private refused(tried: Tried, provider: string | null, error: unknown, deadline: number | null): Outcome {
     const { entry } = tried;
     const reason = error instanceof Error ? error.message : String(error);
     if (error instanceof PermanentDeliveryError) {

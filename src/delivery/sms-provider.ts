@@ -44,7 +44,8 @@ export interface SmsAccepted {
  * PermanentDeliveryError otherwise.
  */
 export interface SmsProvider {
-  readonly name: string;
+  /** Stored as the message's `provider`; null for one that names the connection in each answer and refusal (the router). */
+  readonly name: string | null;
   /** Whether delivery receipts will name the provider ids it returns. */
   readonly sendsReceipts: boolean;
   submit(sms: SmsSubmission): Promise<SmsAccepted>;

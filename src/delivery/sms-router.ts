@@ -22,7 +22,7 @@ import type { SmsAccepted, SmsProvider, SmsSubmission } from './sms-provider.js'
  */
 @Injectable()
 export class SmsRouter implements SmsProvider {
-  readonly name = 'router';
+  readonly name = null;
   readonly sendsReceipts = true;
 
   constructor(

@@ -5,10 +5,13 @@ import type { SubmitAttempt } from '../delivery/submit-log.js';
 /** Every submit of a message to a connector and what became of it, in order (the operator's view of a message). */
 @Injectable()
 export class MessageAttemptRepository {
-  async add(sql: Sql, uniqId: string, attempts: readonly SubmitAttempt[]): Promise<void> {
+  /** The attempts of several messages, in multi-row statements. */
+  async add(sql: Sql, messages: ReadonlyArray<{ recordId: string; attempts: readonly SubmitAttempt[] }>): Promise<void> {
     await sql.insertManyLater(
       'message_attempt',
-      attempts.map((attempt) => ({ uniq_id: uniqId, connector: attempt.connector, outcome: attempt.outcome, at: attempt.at })),
+      messages.flatMap(({ recordId, attempts }) =>
+        attempts.map((attempt) => ({ uniq_id: recordId, connector: attempt.connector, outcome: attempt.outcome, at: attempt.at })),
+      ),
     );
   }
 

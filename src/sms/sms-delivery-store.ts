@@ -32,8 +32,8 @@ export class SmsDeliveryStore implements DeliveryRecordStore {
     return this.messages.countRetry(sql, uniqId, times);
   }
 
-  recordAttempts(sql: Sql, uniqId: string, attempts: readonly SubmitAttempt[]): Promise<void> {
-    return this.attempts.add(sql, uniqId, attempts);
+  recordAttempts(sql: Sql, attempts: ReadonlyArray<{ recordId: string; attempts: readonly SubmitAttempt[] }>): Promise<void> {
+    return this.attempts.add(sql, attempts);
   }
 
   /** Once a batch's hand-overs are recorded: the events of the changes, read back in one statement. */
