@@ -15,8 +15,10 @@ import { LogEmailProvider } from './providers/log-email.provider.js';
 import { LogSmsProvider } from './providers/log-sms.provider.js';
 import { SandboxEmailProvider, SandboxSmsProvider } from './providers/sandbox.providers.js';
 import { SmtpEmailProvider } from './providers/smtp-email.provider.js';
+import { ConnectorAdminController } from './connector-admin.controller.js';
 import { ConnectorDrainRepository } from './connector-drain.repository.js';
 import { ReceiptRepository } from './receipt.repository.js';
+import { RouteAdminController } from './route-admin.controller.js';
 import { RoutingAdmin } from './routing-admin.service.js';
 import { RoutingMetrics } from './routing.metrics.js';
 import { SmsConnectors } from './sms-connectors.js';
@@ -25,6 +27,7 @@ import { SmsRouter } from './sms-router.js';
 
 @Module({
   imports: [BillingModule, RoutingModule],
+  controllers: [ConnectorAdminController, RouteAdminController],
   providers: [
     DeliveryQueue,
     DeliveryRecords,

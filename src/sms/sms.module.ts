@@ -8,12 +8,13 @@ import { MessageOutListRepository } from './message-out-list.repository.js';
 import { MessageOutRepository } from './message-out.repository.js';
 import { SmsDeliveryStore } from './sms-delivery-store.js';
 import { SmsStatusEvents } from './sms-status-events.js';
+import { SmsAdminController } from './sms-admin.controller.js';
 import { SmsController } from './sms.controller.js';
 import { SmsService } from './sms.service.js';
 
 @Module({
   imports: [ContactModule, DeliveryModule, WebhookModule],
-  controllers: [SmsController],
+  controllers: [SmsController, SmsAdminController],
   providers: [SmsService, MessageOutRepository, MessageOutListRepository, MessageAttemptRepository, SmsStatusEvents, SmsDeliveryStore],
   exports: [MessageOutRepository, SmsDeliveryStore, SmsStatusEvents],
 })

@@ -2,20 +2,11 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Integer } from '../../common/openapi/formats.js';
 
 export class RouteMatchDto {
-  /**
-   * E.164 beginnings; empty: any.
-   * @example ["+22507", "+22508"]
-   */
+  @ApiProperty({ type: [String], description: 'E.164 beginnings; empty: any', example: ['+22507', '+22508'] })
   prefixes!: string[];
-  /**
-   * Networks from stored HLR answers; empty: any.
-   * @example []
-   */
+  @ApiProperty({ type: [String], description: 'Networks (MCC-MNC) from stored HLR answers; empty: any', example: [] })
   mccmnc!: string[];
-  /**
-   * Account ids; empty: any.
-   * @example []
-   */
+  @ApiProperty({ type: [String], description: 'Account ids; empty: any', example: [] })
   accounts!: string[];
   /** @example "any" */
   @ApiProperty({ enum: ['otp', 'bulk', 'any'] })
