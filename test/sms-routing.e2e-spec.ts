@@ -171,6 +171,33 @@ describe(`${SmsRouter.name} with three connectors`, () => {
     expect(await balance()).toBe(before - 2.5);
   });
 
+  it('leaves a number no route takes out of a campaign, counted, before the debit; the others go through their routes', async () => {
+    const [routed, unrouted] = [mtnNumber(), '+33612345670'];
+    const group = (await t.http().post('/v1/group').set('Authorization', tenant.auth).send({ name: 'Routage' }).expect(201)).body.data.id as string;
+    await t.http().post(`/v1/group/${group}/contacts`).set('Authorization', tenant.auth).send({ phones: [routed, unrouted] }).expect(200);
+    const created = await t
+      .http()
+      .post('/v1/campaign')
+      .set('Authorization', tenant.auth)
+      .send({ name: 'Routage', message: 'Soldes ce week-end', append_opt_out: false, group_ids: [group] })
+      .expect(201);
+    const before = await balance();
+
+    const launched = await t.http().post(`/v1/campaign/${created.body.data.id}/launch`).set('Authorization', tenant.auth).send({}).expect(200);
+    expect(launched.body.data).toMatchObject({
+      amount: 2.5,
+      counts: { recipients: 1, excluded: { desinscrit: 0, numero_invalide: 0, doublon: 0, destination_non_prise_en_charge: 1 } },
+    });
+    expect(await balance()).toBe(before - 2.5);
+    await until(
+      async () => {
+        await t.deliver();
+        return submitsTo(mtn, routed).length;
+      },
+      (count) => count === 1,
+    );
+  });
+
   it('matches each receipt on the connector that sent it, when two connectors hand out the same message ids', async () => {
     await t.deliver();
     orange.nextMessageId = 900_000;
