@@ -1,14 +1,22 @@
 import { isIn, isString, maxLength } from 'class-validator';
-import { isUuid } from '../common/ids.js';
-import { EMAIL_INVALID, isPhoneCountry, parseEmail, PHONE_INVALID, readPhone, type PhoneNumber } from '../common/recipient.js';
+import { isUuid, UUID_PATTERN } from '../common/ids.js';
+import { EMAIL_INVALID, isPhoneCountry, parseEmail, PHONE_COUNTRIES, PHONE_INVALID, readPhone, type PhoneNumber } from '../common/recipient.js';
 import { Messages } from '../common/validation/messages.js';
-import { rule } from '../common/validation/rule.js';
+import { rule, type StatedSchema } from '../common/validation/rule.js';
 import { isPlainObject } from '../common/validation/request-validation.pipe.js';
 import { LANGUAGES } from '../delivery/email-template.js';
 
 export const MAX_ATTRIBUTES = 20;
 const ATTRIBUTE_KEY = /^[a-z0-9_]{1,32}$/;
 const MAX_ATTRIBUTE_VALUE = 255;
+
+/** The schema of `attributes`, stated by the rule that checks it. */
+const ATTRIBUTES_SCHEMA = {
+  type: 'object',
+  additionalProperties: { type: 'string', maxLength: MAX_ATTRIBUTE_VALUE },
+  propertyNames: { pattern: ATTRIBUTE_KEY.source },
+  maxProperties: MAX_ATTRIBUTES,
+};
 
 /** The problem with an `attributes` object, or null: at most 20 keys `[a-z0-9_]{1,32}` with text values of at most 255 characters. */
 export function attributesProblem(value: unknown): string | null {
@@ -25,7 +33,9 @@ export function attributesProblem(value: unknown): string | null {
 
 const COUNTRY_INVALID = 'doit être un code pays ISO 3166-1 à deux lettres majuscules (CI, SN…)';
 
-export const IsPhoneCountry = rule('isPhoneCountry', isPhoneCountry, () => COUNTRY_INVALID);
+const COUNTRY_SCHEMA = { type: 'string', enum: [...PHONE_COUNTRIES] };
+
+export const IsPhoneCountry = rule('isPhoneCountry', isPhoneCountry, () => COUNTRY_INVALID, COUNTRY_SCHEMA);
 
 export const MAX_NAME_LENGTH = 100;
 
@@ -37,8 +47,14 @@ const required =
   (value, fields) =>
     value === undefined || value === null ? Messages.required : check(value, fields);
 
-/** A field that may be left out or null. */
+/** A field that may be left out, but not null. */
 const optional =
+  (check: FieldCheck): FieldCheck =>
+  (value, fields) =>
+    value === undefined ? null : value === null ? Messages.notNull : check(value, fields);
+
+/** A field that may be left out or null (which clears it). */
+const nullable =
   (check: FieldCheck): FieldCheck =>
   (value, fields) =>
     value === undefined || value === null ? null : check(value, fields);
@@ -56,8 +72,8 @@ const text =
  */
 export const CONTACT_FIELDS = {
   phone: required(text((phone, fields) => (readContactPhone(phone, fields) ? null : PHONE_INVALID))),
-  name: optional(text((name) => (maxLength(name, MAX_NAME_LENGTH) ? null : Messages.maxLength(MAX_NAME_LENGTH)))),
-  email: optional(text((email) => (parseEmail(email) ? null : EMAIL_INVALID))),
+  name: nullable(text((name) => (maxLength(name, MAX_NAME_LENGTH) ? null : Messages.maxLength(MAX_NAME_LENGTH)))),
+  email: nullable(text((email) => (parseEmail(email) ? null : EMAIL_INVALID))),
   language: optional((language) => (isIn(language, LANGUAGES) ? null : Messages.oneOf(LANGUAGES))),
   attributes: optional(attributesProblem),
   default_country: optional((country) => (isPhoneCountry(country) ? null : COUNTRY_INVALID)),
@@ -65,12 +81,22 @@ export const CONTACT_FIELDS = {
 
 export type ContactField = keyof typeof CONTACT_FIELDS;
 
+/** What the rules of CONTACT_FIELDS state in a property's schema beyond its type. */
+const CONTACT_FIELD_SCHEMAS: Partial<Record<ContactField, StatedSchema>> = {
+  name: { maxLength: MAX_NAME_LENGTH },
+  email: { format: 'email' },
+  language: { enum: [...LANGUAGES] },
+  attributes: ATTRIBUTES_SCHEMA as StatedSchema,
+  default_country: COUNTRY_SCHEMA,
+};
+
 /** Checks a DTO property by its rule in CONTACT_FIELDS. */
 export const IsContactField = (field: ContactField) =>
   rule(
     `contact_${field}`,
     (value, args) => CONTACT_FIELDS[field](value, args.object) === null,
     (args) => CONTACT_FIELDS[field](args.value, args.object) ?? '',
+    CONTACT_FIELD_SCHEMAS[field],
   )();
 
 const CONTACT_FIELD_NAMES = Object.keys(CONTACT_FIELDS) as ContactField[];
@@ -85,12 +111,13 @@ export function contactProblems(fields: Readonly<Record<string, unknown>>): stri
   return problems;
 }
 
-/** A list of 1 to `max` UUIDs (strict JSON: an array of strings). */
-export const IsIdList = (max: number) =>
+/** A list of `min` to `max` UUIDs (strict JSON: an array of strings). */
+export const IsIdList = (max: number, min = 1) =>
   rule(
     'isIdList',
-    (value) => Array.isArray(value) && value.length >= 1 && value.length <= max && value.every((id) => typeof id === 'string' && isUuid(id)),
-    () => `doit être une liste de 1 à ${max} identifiants (UUID)`,
+    (value) => Array.isArray(value) && value.length >= min && value.length <= max && value.every((id) => typeof id === 'string' && isUuid(id)),
+    () => `doit être une liste de ${min} à ${max} identifiants (UUID)`,
+    { minItems: min, maxItems: max, items: { type: 'string', format: 'uuid', pattern: UUID_PATTERN } },
   )();
 
 /** A list of 1 to `max` texts. */
@@ -99,6 +126,7 @@ export const IsTextList = (max: number) =>
     'isTextList',
     (value) => Array.isArray(value) && value.length >= 1 && value.length <= max && value.every((text) => typeof text === 'string'),
     () => `doit être une liste de 1 à ${max} chaînes de caractères`,
+    { minItems: 1, maxItems: max, items: { type: 'string' } },
   )();
 
 /** The phone read last: a contact's phone is checked, then read into its input (toContactInput), one right after the other. */

@@ -32,6 +32,7 @@ export const ApiIdempotencyKey = () =>
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: KEY_PATTERN.source },
       description:
         'Up to 255 printable ASCII characters, unique per operation. A retry with the same key and the same body within 24 h ' +
         'replays the first answer (200, 400 or 402) without acting again.',

@@ -12,11 +12,14 @@ export interface DeliveryWindow {
   timezone: string;
 }
 
-const CLOCK_TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+export const CLOCK_TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 export const isClockTime = (value: unknown): value is string => typeof value === 'string' && CLOCK_TIME.test(value);
 
 export const isTimeZone = (value: unknown): value is string => typeof value === 'string' && IANAZone.isValidZone(value);
+
+/** The IANA zones of this runtime, each of which isTimeZone takes (it also takes their aliases), as the document lists them. */
+export const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
 
 /**
  * The first instant at or after `at` inside the window: `at` itself when the

@@ -14,6 +14,7 @@ import { SmsReceivedEventDataDto, SmsReceivedWebhookEventDto } from './dto/sms-r
 import { UpdateWebhookDto, WebhookConfigDto, WebhookSecretDto } from './dto/webhook-config.dto.js';
 import { WebhookSettingsService } from './webhook-settings.service.js';
 import { CampaignEventDataDto, CampaignWebhookEventDto } from './dto/campaign-event.dto.js';
+import { TakesNoBody } from '../common/validation/takes-no-body.decorator.js';
 
 @ApiTags('Account')
 @ApiExtraModels(
@@ -69,6 +70,7 @@ export class AccountWebhookController {
     description: 'Returns the new secret once. For 24 hours every event carries two signatures, by the new secret and by the old one.',
   })
   @RespondWith(200, 'succès', WebhookSecretDto)
+  @TakesNoBody()
   async rotateSecret(@CurrentPrincipal() principal: Principal): Promise<WebhookSecretDto> {
     return { secret: await this.settings.rotateSecret(principal.accountId) };
   }

@@ -46,8 +46,14 @@ export class ApiError extends HttpException {
     return new ApiError({ status: 413, message: 'requete_trop_volumineuse' });
   }
 
-  static unsupportedMediaType(): ApiError {
-    return new ApiError({ status: 415, message: 'type_de_contenu_non_supporte' });
+  /** 415, naming the content types the route takes. */
+  static unsupportedMediaType(accepted: readonly string[]): ApiError {
+    return new ApiError({ status: 415, message: 'type_de_contenu_non_supporte', errors: [`content-type: ${accepted.join(' ou ')} attendu`] });
+  }
+
+  /** 405, for a path served with other methods, listed in the `Allow` header. */
+  static methodNotAllowed(method: string, allowed: readonly string[]): ApiError {
+    return new ApiError({ status: 405, message: 'methode_non_autorisee', errors: [`méthode: ${method} non autorisée (${allowed.join(', ')})`] });
   }
 
   static tooManyRequests(error: string, retryAfterSeconds: number): ApiError {

@@ -23,7 +23,9 @@ export const CsvBody = () =>
   applyDecorators(
     BodyLimit('csv'),
     AddRouteConfig({ csvBody: true } satisfies CsvRouteConfig),
-    ApiFailure(415, 'type_de_contenu_non_supporte', 'The body is neither text/csv nor multipart/form-data'),
+    ApiFailure(415, 'type_de_contenu_non_supporte', 'The body is neither text/csv nor multipart/form-data', {
+      errors: [`content-type: ${CSV_TYPE} ou ${FORM_TYPE} attendu`],
+    }),
   );
 
 /** The OpenAPI `requestBody` of a CsvBody route. */
@@ -46,7 +48,7 @@ export const CsvFile = createParamDecorator((_: unknown, context: ExecutionConte
   if (Buffer.isBuffer(request.body) && request.body.length > 0) return request.body;
   const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
   if (type === CSV_TYPE || type === FORM_TYPE) throw ApiError.invalidField(FILE_PART, 'fichier CSV absent ou vide');
-  throw ApiError.unsupportedMediaType();
+  throw ApiError.unsupportedMediaType([CSV_TYPE, FORM_TYPE]);
 });
 
 /**

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined } from 'class-validator';
 import { Messages } from '../../common/validation/messages.js';
 import { rule } from '../../common/validation/rule.js';
-import { isClockTime, isTimeZone, WEEKDAYS, type Weekday } from '../delivery-window.js';
+import { CLOCK_TIME, isClockTime, isTimeZone, TIME_ZONES, WEEKDAYS, type Weekday } from '../delivery-window.js';
 
 const IsWeekdays = rule(
   'isWeekdays',
@@ -13,9 +13,14 @@ const IsWeekdays = rule(
     new Set(value).size === value.length &&
     value.every((day) => (WEEKDAYS as readonly unknown[]).includes(day)),
   () => `doit être une liste de 1 à 7 jours distincts parmi ${WEEKDAYS.join(', ')}`,
+  { minItems: 1, maxItems: WEEKDAYS.length, uniqueItems: true },
 );
-const IsClockTime = rule('isClockTime', isClockTime, () => 'heure HH:MM attendue (00:00 à 23:59)');
-const IsTimeZone = rule('isTimeZone', isTimeZone, () => 'fuseau horaire IANA inconnu (par exemple Africa/Abidjan)');
+const IsClockTime = rule('isClockTime', isClockTime, () => 'heure HH:MM attendue (00:00 à 23:59)', { pattern: CLOCK_TIME.source });
+
+/** An IANA time zone (DST followed). */
+export const IsTimeZone = rule('isTimeZone', isTimeZone, () => 'fuseau horaire IANA inconnu (par exemple Africa/Abidjan)', {
+  enum: [...TIME_ZONES],
+});
 const DiffersFromStart = rule(
   'differsFromStart',
   (value, args) => value !== (args.object as { from?: unknown }).from,
@@ -24,7 +29,7 @@ const DiffersFromStart = rule(
 
 /** When messages may be handed over; checked by the code that reads it, with the prefix `delivery_window.`. */
 export class DeliveryWindowDto {
-  @ApiProperty({ enum: WEEKDAYS, isArray: true, minItems: 1, maxItems: 7, example: ['mon', 'tue', 'wed', 'thu', 'fri'] })
+  @ApiProperty({ enum: WEEKDAYS, isArray: true, example: ['mon', 'tue', 'wed', 'thu', 'fri'] })
   @IsDefined({ message: Messages.required })
   @IsWeekdays()
   days!: Weekday[];
