@@ -42,8 +42,9 @@ export class ApiError extends HttpException {
     return new ApiError({ status: 410, message: 'code_otp_expir', errors: ['code: le code OTP a expiré'] });
   }
 
-  static payloadTooLarge(): ApiError {
-    return new ApiError({ status: 413, message: 'requete_trop_volumineuse' });
+  /** 413; `errors` names the limit when it is not the route's body limit. */
+  static payloadTooLarge(errors?: string[]): ApiError {
+    return new ApiError(errors ? { status: 413, message: 'requete_trop_volumineuse', errors } : { status: 413, message: 'requete_trop_volumineuse' });
   }
 
   /** 415, naming the content types the route takes. */

@@ -48,8 +48,8 @@ export function setupSwagger(app: NestFastifyApplication): OpenAPIObject {
 /**
  * The guard protects every route that is not @Public(); the document says so:
  * each such operation gets both security schemes and the 401, 429 (the
- * credential's rate limit) and 503 answers, each operation with a body the 413
- * and 415 answers, and every operation the 500 of an unexpected failure.
+ * credential's rate limit) and 503 answers, each operation with a body the 400
+ * (when it documents none of its own), 413 and 415 answers, and every operation the 500 of an unexpected failure.
  */
 function secureByDefault(document: OpenAPIObject): OpenAPIObject {
   for (const pathItem of Object.values(document.paths)) {
@@ -71,6 +71,7 @@ function secureByDefault(document: OpenAPIObject): OpenAPIObject {
       ]);
       addResponse(operation, 503, 'service_indisponible', 'The database cannot be reached');
       if (operation.requestBody) {
+        addResponse(operation, 400, 'erreur_de_validation', 'A field the body may not have, or a body that is not UTF-8', ['zz: champ inconnu']);
         const types = Object.keys((operation.requestBody as RequestBodyObject).content);
         addResponse(operation, 413, 'requete_trop_volumineuse', 'The body is larger than the limit');
         addResponse(operation, 415, 'type_de_contenu_non_supporte', `The body is not ${types.join(' or ')}`, [`content-type: ${types.join(' ou ')} attendu`]);
