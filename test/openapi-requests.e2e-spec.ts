@@ -31,6 +31,8 @@ fc.configureGlobal({ ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEE
  */
 const UNSTATABLE: Array<[RegExp, string]> = [
   [/numéro de téléphone invalide|aucun destinataire valide|aucun numéro valide/, 'whether a number exists in its numbering plan'],
+  [/^\+\d{6,15}: /, 'why a recipient was refused: its number, or its being opted out, a duplicate…'],
+  [/^code: code OTP invalide$/, 'which code was sent'],
   [/^to: adresse e-mail invalide$/, "an OTP's `to` is a phone number or an e-mail address, as `channel` says"],
   [/^sender: (expéditeur|doit faire|doit tenir)/, "the account's approved senders, and the sender rule of the OTP's channel"],
   [/: (groupe|contact|expéditeur) (inconnu|non trouvé)$|^group_id: groupe non trouvé$/, 'which ids belong to the account'],
@@ -99,10 +101,13 @@ describe('requests generated from /docs-json', () => {
     }, 120_000);
 
     it('never answers 2xx to a request that breaks one rule of the document', async () => {
-      const bases = fc.sample(request.filter(valid), INVALID_BASES);
+      // drawn and then sorted, not filtered while drawn: a rare valid value would keep the sampler looping
+      const bases = fc.sample(request, 50).filter(valid).slice(0, INVALID_BASES);
+      expect(bases.length).toBeGreaterThan(0);
       for (const base of bases) {
         for (const variant of variantsOf(operation, base).filter((changed) => !valid(changed.input))) {
           const res = await send(operation, variant.input);
+          if (res.status < 300 && refusedItem(operation, variant.why, res)) continue;
           if (res.status < 300) throw new Error(`${variant.why} got ${res.status}: ${JSON.stringify(variant.input).slice(0, 400)}`);
           expect(res.status).toBeLessThan(500);
         }
@@ -145,8 +150,9 @@ function hintsFor(operation: ApiOperation): Hints {
     'numbers[]': PHONE,
     number: PHONE,
     sender: fc.constant('DEMO'),
-    'group_ids[]': fc.constant(groupId),
-    'contact_ids[]': fc.constant(contactId),
+    // read when drawn: the ids are made once the app is up, after the arbitraries
+    'group_ids[]': fc.constant(null).map(() => groupId),
+    'contact_ids[]': fc.constant(null).map(() => contactId),
     webhook_url: fc.constant('https://hooks.example.com/sms'),
     url: fc.constant('https://hooks.example.com/events'),
   };
@@ -182,8 +188,10 @@ function variantsOf(operation: ApiOperation, base: RequestInput): Array<{ why: s
   const inQuery = invalidVariants(operation.query, base.query)
     .filter(({ why }) => asText(why) && why !== 'body: a list instead of an object')
     .map(({ why, value }) => ({ why: `query ${why}`, input: { ...base, query: value as Record<string, unknown> } }));
+  // HTTP carries visible ASCII in a header, and strips spaces at its ends
+  const sendable = (headers: unknown) => Object.values(headers as object).every((value) => /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/.test(String(value)));
   const inHeaders = invalidVariants(operation.headers, base.headers)
-    .filter(({ why }) => asText(why) && why !== 'body: a list instead of an object')
+    .filter(({ why, value }) => asText(why) && why !== 'body: a list instead of an object' && sendable(value))
     .map(({ why, value }) => ({ why: `header ${why}`, input: { ...base, headers: value as Record<string, unknown> } }));
   return [...inBody, ...inQuery, ...inHeaders];
 }
@@ -193,8 +201,18 @@ async function send(operation: ApiOperation, input: RequestInput): Promise<Respo
   const query = new URLSearchParams(Object.entries(input.query).map(([name, value]): [string, string] => [name, String(value)])).toString();
   let request = t.http()[operation.method](`${path}${query ? `?${query}` : ''}`).set('Authorization', tenant.auth);
   for (const [name, value] of Object.entries(input.headers)) request = request.set(name, String(value));
-  if (operation.otherBodyTypes.includes('text/csv')) return request.set('Content-Type', 'text/csv').send('phone;name\n+2250707070909;Awa\n');
+  if (operation.otherBodyTypes.includes('text/csv')) return request.set('Content-Type', 'text/csv').send('phone\n+2250707070909\n');
   return input.body === undefined ? request : request.set('Content-Type', 'application/json').send(JSON.stringify(input.body));
+}
+
+/**
+ * `POST /contact/bulk` checks each contact alone (SPEC-2): a contact that breaks
+ * a rule is refused by its index in a 200, and the others are written.
+ */
+function refusedItem(operation: ApiOperation, why: string, res: Response): boolean {
+  const index = /^contacts\[(\d+)\]/.exec(why)?.[1];
+  const refused = (res.body.data?.errors ?? []) as Array<{ index: number }>;
+  return operation.path === '/v1/contact/bulk' && index !== undefined && refused.some((item) => item.index === Number(index));
 }
 
 /** The errors of a 400 that the document could have stated. */

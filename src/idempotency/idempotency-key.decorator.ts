@@ -7,7 +7,8 @@ import { fingerprintOf, uploadFingerprintOf } from './canonical-json.js';
 import type { IdempotentRequest } from './idempotency.service.js';
 
 const IDEMPOTENCY_HEADER = 'idempotency-key';
-const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
+/** Printable ASCII; no space at either end, which HTTP would strip from a header value. */
+const KEY_PATTERN = /^[\x21-\x7E](?:[\x20-\x7E]{0,253}[\x21-\x7E])?$/;
 
 /**
  * The request's `Idempotency-Key` with the fingerprint of its route and its

@@ -18,8 +18,8 @@ export const isClockTime = (value: unknown): value is string => typeof value ===
 
 export const isTimeZone = (value: unknown): value is string => typeof value === 'string' && IANAZone.isValidZone(value);
 
-/** The IANA zones of this runtime, each of which isTimeZone takes (it also takes their aliases), as the document lists them. */
-export const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
+/** The form of every name isTimeZone takes (`Africa/Abidjan`, `UTC`, `Etc/GMT+1`), for the document; which names exist it cannot say. */
+export const TIME_ZONE_NAME = /^[A-Za-z0-9_+-]+(\/[A-Za-z0-9_+-]+)*$/;
 
 /**
  * The first instant at or after `at` inside the window: `at` itself when the

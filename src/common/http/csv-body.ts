@@ -3,7 +3,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiFailure } from '../envelope/api-failure.decorator.js';
 import { ApiError } from '../errors/api-error.js';
-import { BodyLimit, UnreadableBody } from './body-parsers.js';
+import { BodyLimit, JSON_TYPE, UnreadableBody } from './body-parsers.js';
 import { AddRouteConfig } from './route-config.js';
 
 const CSV_TYPE = 'text/csv';
@@ -54,7 +54,7 @@ export const CsvFile = createParamDecorator((_: unknown, context: ExecutionConte
   if (Buffer.isBuffer(request.body) && request.body.length > 0) return request.body;
   const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
   if (type === CSV_TYPE || type === FORM_TYPE) throw ApiError.invalidField(FILE_PART, 'fichier CSV absent ou vide');
-  throw ApiError.unsupportedMediaType([CSV_TYPE, FORM_TYPE]);
+  throw ApiError.unsupportedMediaType(acceptedTypes(request));
 });
 
 /**
@@ -73,6 +73,9 @@ export async function registerCsvBody(fastify: FastifyInstance, limits: { defaul
     request.body = acceptsCsv(request) ? await formFile(request, limits.csv) : new UnreadableBody('unsupported-media-type');
   });
 }
+
+/** The content types a route takes, as a 415 names them. */
+export const acceptedTypes = (request: FastifyRequest): string[] => (acceptsCsv(request) ? [CSV_TYPE, FORM_TYPE] : [JSON_TYPE]);
 
 const acceptsCsv = (request: FastifyRequest): boolean => (request.routeOptions.config as CsvRouteConfig | undefined)?.csvBody === true;
 

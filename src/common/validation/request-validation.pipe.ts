@@ -77,7 +77,7 @@ function undeclaredProblems(type: Type<unknown>, value: Record<string, unknown>,
   const declared = declaredProperties(type);
   return Object.entries(value).flatMap(([key, child]): Array<[string, string]> => {
     const property = declared.get(key);
-    const at = `${path}${key}`;
+    const at = `${path}${shown(key)}`;
     const top = field ?? key;
     if (!property) return [[top, `${at}: ${Messages.unknownField}`]];
     if (child === null) return property.nullable ? [] : [[top, `${at}: ${Messages.notNull}`]];
@@ -88,6 +88,9 @@ function undeclaredProblems(type: Type<unknown>, value: Record<string, unknown>,
     return child.flatMap((item, index) => (isPlainObject(item) ? undeclaredProblems(nested.type, item, `${at}[${index}].`, top) : []));
   });
 }
+
+/** A key as an error names it: an unknown one may be anything, up to the body limit. */
+const shown = (key: string): string => (key.length > 64 ? `${key.slice(0, 64)}…` : key);
 
 const hasRequiredField = (type: Type<unknown>): boolean => [...declaredProperties(type).values()].some((property) => property.required);
 

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined } from 'class-validator';
 import { Messages } from '../../common/validation/messages.js';
 import { rule } from '../../common/validation/rule.js';
-import { CLOCK_TIME, isClockTime, isTimeZone, TIME_ZONES, WEEKDAYS, type Weekday } from '../delivery-window.js';
+import { CLOCK_TIME, isClockTime, isTimeZone, TIME_ZONE_NAME, WEEKDAYS, type Weekday } from '../delivery-window.js';
 
 const IsWeekdays = rule(
   'isWeekdays',
@@ -18,8 +18,8 @@ const IsWeekdays = rule(
 const IsClockTime = rule('isClockTime', isClockTime, () => 'heure HH:MM attendue (00:00 à 23:59)', { pattern: CLOCK_TIME.source });
 
 /** An IANA time zone (DST followed). */
-export const IsTimeZone = rule('isTimeZone', isTimeZone, () => 'fuseau horaire IANA inconnu (par exemple Africa/Abidjan)', {
-  enum: [...TIME_ZONES],
+export const IsTimeZone = rule('isTimeZone', (value) => isTimeZone(value) && TIME_ZONE_NAME.test(value), () => 'fuseau horaire IANA inconnu (par exemple Africa/Abidjan)', {
+  pattern: TIME_ZONE_NAME.source,
 });
 const DiffersFromStart = rule(
   'differsFromStart',
