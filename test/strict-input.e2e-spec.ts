@@ -61,7 +61,7 @@ describe('strict input, for every route of /docs-json', () => {
         expect(nulled.status).toBe(400);
         expect(nulled.body.errors).toContain(field[1]);
       } else {
-        expect(Object.keys(operation.body!.schema.properties ?? {})).toEqual([]);
+        expect(Object.values(operation.body!.schema.properties ?? {}).every(acceptsNull)).toBe(true);
       }
 
       const bytes = await call(operation)

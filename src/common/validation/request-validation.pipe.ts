@@ -57,13 +57,16 @@ export function validateAs<T>(type: Type<T>, value: Record<string, unknown>, pre
     if (!PROTOTYPE_KEYS.has(key) && value[key] !== undefined) dto[key] = value[key];
   }
   const problems = new Map(validateSync(dto, VALIDATOR_OPTIONS).map((error) => [error.property, firstProblem(error)]));
-  const undeclared = undeclaredProblems(type, value, '');
+  const declared = declaredProperties(type);
+  // null in an optional field that is not nullable is reported as such, whatever its rules would say of it
+  const nulled = (field: string) => value[field] === null && declared.get(field)?.required === false && !declared.get(field)?.nullable;
+  const undeclared = undeclaredProblems(type, value, '').filter(([field]) => !problems.has(field) || nulled(field));
   const missing = atLeastOneOfProblem(type, value);
   const errors = [
     ...(missing === undefined ? [] : [missing]),
     // an item's problem (Messages.item) already names its index
-    ...[...problems].map(([field, problem]) => (problem.startsWith('[') ? `${field}${problem}` : `${field}: ${problem}`)),
-    ...undeclared.filter(([field]) => !problems.has(field)).map(([, problem]) => problem),
+    ...[...problems].filter(([field]) => !nulled(field)).map(([field, problem]) => (problem.startsWith('[') ? `${field}${problem}` : `${field}: ${problem}`)),
+    ...undeclared.map(([, problem]) => problem),
   ].map((error) => prefix + error);
   return { dto: dto as T, errors };
 }
