@@ -1,8 +1,10 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import { requestAuthenticator } from './auth/request-authenticator.js';
 import { registerBodyParsers } from './common/http/body-parsers.js';
 import { registerCsvBody } from './common/http/csv-body.js';
 import { addStandardHeaders } from './common/http/http-server.js';
+import { answerOtherMethods } from './common/http/method-not-allowed.js';
 import { logEveryRequest } from './common/logging/request-log.js';
 import { setupSwagger } from './common/http/swagger.js';
 import { appConfig, type AppConfig } from './config/app.config.js';
@@ -20,6 +22,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<void> {
   const csvLimit = app.get<ContactImportConfig>(contactImportConfig.KEY).maxBytes;
   registerBodyParsers(fastify, { default: config.bodyLimitBytes, bulk: config.bulkBodyLimitBytes, csv: csvLimit });
   await registerCsvBody(fastify, { default: config.bodyLimitBytes, csv: csvLimit });
+  answerOtherMethods(fastify, await requestAuthenticator(app));
   logEveryRequest(fastify);
   recordRequestMetrics(fastify, app.get(Metrics));
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/live', 'health/ready', 'metrics', 'v1/metrics', 'u/:token'] });

@@ -140,7 +140,7 @@ describe('campaign drafts', () => {
     expect(edited).toMatchObject({ status: 200, message: 'succès', data: { name: 'B', message: 'x', group_ids: [other], webhook_url: null } });
     expect((await read(tenant, draft.id)).body.data).toEqual(edited.data);
     expect((await patch(tenant, draft.id, {}).expect(400)).body.errors[0]).toMatch(/^body: au moins un champ attendu/);
-    expect((await patch(tenant, draft.id, { name: null }).expect(400)).body).toEqual(invalid('name: doit être une chaîne de caractères'));
+    expect((await patch(tenant, draft.id, { name: null }).expect(400)).body).toEqual(invalid('name: ne doit pas être null'));
   });
 
   it('deletes a draft, which is gone afterwards', async () => {

@@ -247,7 +247,7 @@ describe('POST /v1/sms/send', () => {
       [{ to: 2250707070707, message: 'x' }, 'to: doit être un numéro ou une liste de 1 à 1000 numéros'],
       [{ to: [], message: 'x' }, 'to: doit être un numéro ou une liste de 1 à 1000 numéros'],
       [{ to: Array.from({ length: 1001 }, (_, n) => ci(n)), message: 'x' }, 'to: doit être un numéro ou une liste de 1 à 1000 numéros'],
-      [{ to: [ci(1), 5], message: 'x' }, 'to: doit être un numéro ou une liste de 1 à 1000 numéros'],
+      [{ to: [ci(1), 5], message: 'x' }, 'to[1]: doit être une chaîne de caractères'],
       [{ contact_ids: ['nope'], message: 'x' }, 'contact_ids: doit être une liste de 1 à 1000 identifiants (UUID)'],
       [{ group_ids: Array.from({ length: 11 }, () => '0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e01'), message: 'x' }, 'group_ids: doit être une liste de 1 à 10 identifiants (UUID)'],
       [{ to: ci(1) }, 'message: est obligatoire'],

@@ -12,6 +12,7 @@ import { MessageOutQueryDto } from './dto/message-out-query.dto.js';
 import { MessageOutDto } from './dto/message-out.dto.js';
 import { RANGE_TOO_WIDE } from './message-filters.js';
 import { LOT_NOT_FOUND, NO_WEBHOOK_EVENT, SMS_NOT_FOUND, SmsService, WEBHOOK_IN_FLIGHT } from './sms.service.js';
+import { TakesNoBody } from '../common/validation/takes-no-body.decorator.js';
 
 @ApiTags('SMS')
 @Controller('sms')
@@ -67,6 +68,7 @@ export class SmsController {
   @ApiFailure(409, 'transition_invalide', 'The message has no webhook event yet, or one of its attempts is being made', {
     errors: [NO_WEBHOOK_EVENT],
   })
+  @TakesNoBody()
   resendWebhook(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<WebhookResendDto> {
     return this.sms.resendWebhook(principal.accountId, id);
   }
