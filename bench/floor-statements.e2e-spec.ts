@@ -24,39 +24,40 @@ interface Target {
   stop(): Promise<unknown>;
 }
 
-/** What a process sent to its database while idle, then while serving the workload. */
+/** What a process sent to its database while idle, then while serving the workload: round trips of statements. */
 interface Statements {
-  idle: string[];
-  work: string[];
+  idle: string[][];
+  work: string[][];
 }
 
 /**
- * The statements of a line of the trace, as compared: one statement on SQLite, one round trip on MariaDB (its statements
- * joined by `;`, each run of the same statement once, as the number of messages a hand-over settles varies), with the
- * values of an `IN (…)` list or a `LIMIT` as one mark.
+ * The statements of a line of the trace, as compared: one statement on SQLite, a round trip on MariaDB (its statements
+ * joined by `;`), with the values of an `IN (…)` list or a `LIMIT` as one mark.
  */
-function normalised(line: string): string {
+function statementsOf(line: string): string[] {
   const text = line.split('\t')[2] ?? '';
-  const statements = text.split(/;\s*(?=[A-Z])/).map((statement) =>
+  return text.split(/;\s*(?=[A-Z])/).map((statement) =>
     statement
       .trim()
       .replace(/IN \((\?, )*\?\)/g, 'IN (?…)')
       .replace(/LIMIT \d+/g, 'LIMIT ?'),
   );
-  return statements.filter((statement, index) => statement !== statements[index - 1]).join('; ');
 }
+
+/** A round trip as the lists compare it: each run of the same statement once, as the number of messages a hand-over settles varies. */
+const roundTrip = (statements: string[]): string => statements.filter((statement, index) => statement !== statements[index - 1]).join('; ');
 
 const tablesOf = (statement: string): string[] => [...statement.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+[`"]?([a-z_]+)/gi)].map((match) => match[1]!);
 const counts = (statements: string[]) => statements.reduce((map, statement) => map.set(statement, (map.get(statement) ?? 0) + 1), new Map<string, number>());
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function traceFrom(file: string, offset: number): { lines: string[]; end: number } {
+function traceFrom(file: string, offset: number): { roundTrips: string[][]; end: number } {
   const end = statSync(file).size;
   const buffer = Buffer.alloc(end - offset);
   const fd = openSync(file, 'r');
   readSync(fd, buffer, 0, buffer.length, offset);
   closeSync(fd);
-  return { lines: buffer.toString('utf8').split('\n').filter(Boolean).map(normalised), end };
+  return { roundTrips: buffer.toString('utf8').split('\n').filter(Boolean).map(statementsOf), end };
 }
 
 /**
@@ -131,7 +132,9 @@ describe('the OTP floor against the service, statement by statement', () => {
         codes.set(to(numbers[index]!), answer.body.data!.code!);
       });
     };
-    await sendAll(Array.from({ length: RECIPIENTS }, (_, n) => n));
+    // the first alone: the look-ups it makes are then cached for the others (5 s), which would otherwise make them at once
+    await sendAll([0]);
+    await sendAll(Array.from({ length: RECIPIENTS - 1 }, (_, n) => n + 1));
     await sendAll(Array.from({ length: RESENT }, (_, n) => n));
     const outbox = async () => Number((await queryServerDatabase(target.env, 'SELECT COUNT(*) AS count FROM outbox'))[0]!.count);
     await waitFor(async () => (await outbox()) === 0, 30_000);
@@ -145,7 +148,7 @@ describe('the OTP floor against the service, statement by statement', () => {
       [...codes].map(() => 200),
     );
     await sleep(300);
-    return { idle: idle.lines, work: traceFrom(target.trace, idle.end).lines };
+    return { idle: idle.roundTrips, work: traceFrom(target.trace, idle.end).roundTrips };
   };
 
   beforeAll(async () => {
@@ -159,34 +162,34 @@ describe('the OTP floor against the service, statement by statement', () => {
     await Promise.all(databases.map((database) => database.drop()));
   }, 60_000);
 
-  /** What the service did for the workload that it does not do idle. */
+  /** The round trips the service made for the workload that it does not make idle. */
   const serviceOwn = () => {
-    const idle = new Set(service.idle);
-    return new Set(service.work.filter((statement) => !idle.has(statement)));
+    const idle = new Set(service.idle.map(roundTrip));
+    return new Set(service.work.map(roundTrip).filter((trip) => !idle.has(trip)));
   };
 
-  it('runs in the floor every statement the service runs for sends, hand-overs and verifications', () => {
-    const inFloor = new Set(floor.work);
-    expect([...serviceOwn()].filter((statement) => !inFloor.has(statement))).toEqual([]);
+  it('makes in the floor every round trip the service makes for sends, hand-overs and verifications', () => {
+    const inFloor = new Set(floor.work.map(roundTrip));
+    expect([...serviceOwn()].filter((trip) => !inFloor.has(trip))).toEqual([]);
   });
 
-  it('runs in the floor nothing the service does not run for them', () => {
-    const inService = new Set(service.work);
-    expect([...new Set(floor.work)].filter((statement) => !inService.has(statement))).toEqual([]);
-    // of what the idle service runs too (its polls), the floor runs only what touches the send's own tables
+  it('makes in the floor no round trip the service does not make for them', () => {
+    const floorTrips = new Set(floor.work.map(roundTrip));
+    const inService = new Set(service.work.map(roundTrip));
+    expect([...floorTrips].filter((trip) => !inService.has(trip))).toEqual([]);
+    // of what the idle service does too (its polls), the floor does only what touches the send's own tables
     const sendTables = new Set([...serviceOwn()].flatMap(tablesOf));
-    const idle = new Set(service.idle);
-    const foreign = [...new Set(floor.work)].filter((statement) => idle.has(statement) && tablesOf(statement).some((table) => !sendTables.has(table)));
-    expect(foreign).toEqual([]);
+    const idle = new Set(service.idle.map(roundTrip));
+    expect([...floorTrips].filter((trip) => idle.has(trip) && tablesOf(trip).some((table) => !sendTables.has(table)))).toEqual([]);
   });
 
   it('runs each statement of a request or of a message as many times as the service does', () => {
-    // those of every request and message, not the batches of a claim (IN lists) nor the transaction and session statements
-    const perItem = (statements: Map<string, number>) =>
-      new Map([...statements].filter(([statement, count]) => count >= 3 && tablesOf(statement).length > 0 && !statement.includes('IN (?…)')));
+    // those of each request and message: not the look-ups cached for seconds (made once or twice), the batches of a claim
+    // (IN lists), nor the statements of transactions and sessions
     const own = serviceOwn();
-    const ours = perItem(counts(service.work.filter((statement) => own.has(statement))));
-    const theirs = counts(floor.work);
-    expect([...ours].map(([statement]) => [statement, theirs.get(statement) ?? 0])).toEqual([...ours]);
+    const ours = counts(service.work.filter((trip) => own.has(roundTrip(trip))).flat());
+    const perItem = [...ours].filter(([statement, count]) => count >= 3 && tablesOf(statement).length > 0 && !statement.includes('IN (?…)'));
+    const theirs = counts(floor.work.flat());
+    expect(perItem.map(([statement]) => [statement, theirs.get(statement) ?? 0])).toEqual(perItem);
   });
 });
