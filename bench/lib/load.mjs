@@ -3,10 +3,11 @@ import autocannon from 'autocannon';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-/** Runs `requests` (autocannon request objects) and summarises the run. */
-export async function measure(url, requests, { connections, duration }) {
-  const result = await autocannon({ url, connections, duration, requests });
+/** Runs `requests` (autocannon request objects) for `duration` s, or `amount` of them, and summarises the run. */
+export async function measure(url, requests, { connections, duration, amount }) {
+  const result = await autocannon({ url, connections, requests, ...(amount ? { amount } : { duration }) });
   return {
+    seconds: result.duration,
     rps: Math.round(result.requests.average),
     // unrounded, for runs of a few large requests a second
     per_second: result.requests.total / result.duration,
