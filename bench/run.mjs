@@ -9,6 +9,7 @@
 //                   [--campaign] (launch and materialisation of a campaign) [--campaign-only] (that alone)
 //                   [--campaign-recipients N] (its audience, default 50000)
 //                   [--kannel-only] (POST /sms/send beside Kannel alone) [--kannel-bulk-requests N] (default 20)
+//                   [--workers N|auto] (the service's WORKERS, default 1; RSS is then the first process's)
 //                   [--port N] (ours on N, the baseline on N + 1, the OTP floor on N + 2, Kannel on N + 10 to N + 12;
 //                   default 3401) [--mariadb-port N] (default 3326)
 //                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 2,048 MB with
@@ -103,6 +104,7 @@ const { values: args } = parseArgs({
     'campaign-only': { type: 'boolean', default: false },
     'campaign-recipients': { type: 'string', default: '50000' },
     'kannel-only': { type: 'boolean', default: false },
+    workers: { type: 'string', default: '1' },
     'kannel-bulk-requests': { type: 'string', default: '20' },
     port: { type: 'string', default: '3401' },
     'mariadb-port': { type: 'string', default: '3326' },
@@ -132,7 +134,7 @@ build();
 const report = {
   started: new Date().toISOString(),
   machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
-  settings: { duration, warmup, connections: connectionCounts, rounds, buffer_pool_mb: bufferPoolMb },
+  settings: { duration, warmup, connections: connectionCounts, rounds, buffer_pool_mb: bufferPoolMb, workers: args.workers },
   databases: {},
 };
 
@@ -201,6 +203,7 @@ async function benchDatabase(db) {
     METRICS_TOKEN,
     // the fan-out's receiver listens on 127.0.0.1
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WORKERS: args.workers,
     ...(db === 'sqlite'
       ? { DB_TYPE: 'sqlite', DB_PATH: join(work, 'messaging.sqlite') }
       : { DB_TYPE: 'mysql', DB_HOST: mysql.host, DB_PORT: mysql.port, DB_USER: mysql.user, DB_PASSWORD: mysql.password, DB_NAME: 'app_bench' }),

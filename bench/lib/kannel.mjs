@@ -87,34 +87,35 @@ password = ${KANNEL_USER.password}
 max-messages = 1
 `,
   );
-  const children = [spawn(boxes.bearerbox, [config], { stdio: 'ignore' })];
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  children.push(spawn(boxes.smsbox, [config], { stdio: 'ignore' }));
   const status = `http://127.0.0.1:${ports.admin}/status.txt?password=bench`;
+  const statusText = () => fetch(status).then((response) => response.text(), () => '');
+  const children = [spawn(boxes.bearerbox, [config], { stdio: 'ignore' })];
+  const stopChildren = async () => {
+    for (const child of [...children].reverse()) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', resolve)));
+    }
+  };
+  let smsbox = null;
   for (let i = 0; ; i++) {
-    const text = await fetch(status).then((response) => response.text(), () => '');
-    const sendsms = await fetch(`http://127.0.0.1:${ports.sendsms}/cgi-bin/sendsms`).then(() => true, () => false);
-    if (/online/.test(text) && sendsms) break;
-    if (i > 300) throw new Error(`kannel did not come online:\n${text}`);
+    const text = await statusText();
+    // smsbox is started once bearerbox listens, and again if it gave up before bearerbox took it
+    if (text && (!smsbox || smsbox.exitCode !== null)) children.push((smsbox = spawn(boxes.smsbox, [config], { stdio: 'ignore' })));
+    const sendsms = smsbox && (await fetch(`http://127.0.0.1:${ports.sendsms}/cgi-bin/sendsms`).then(() => true, () => false));
+    if (/online/.test(text) && /smsbox:/.test(text) && sendsms) break;
+    if (i > 600 || children[0].exitCode !== null) {
+      await stopChildren();
+      receiver.close();
+      throw new Error(`kannel did not come online (see ${workDir}):\n${text}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
     sendsms: `http://127.0.0.1:${ports.sendsms}`,
     dlrUrl: `http://127.0.0.1:${receiver.address().port}/dlr?id=%I&status=%d`,
     receipts: () => dlrs.count,
-    /** Messages bearerbox still holds: queued, in its store, or waiting at the SMSC connection (from its status page). */
-    queued: async () => {
-      const text = await fetch(status).then((response) => response.text(), () => '');
-      const sms = /SMS: received \d+ \((\d+) queued\), sent \d+ \((\d+) queued\), store size (-?\d+)/.exec(text);
-      const connection = /queued (\d+) msgs/.exec(text);
-      if (!sms) throw new Error(`kannel's status page changed:\n${text}`);
-      return Number(sms[1]) + Number(sms[2]) + Math.max(0, Number(sms[3])) + Number(connection?.[1] ?? 0);
-    },
     stop: async () => {
-      for (const child of children.reverse()) {
-        child.kill('SIGTERM');
-        await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
-      }
+      await stopChildren();
       receiver.closeAllConnections();
       receiver.close();
     },
