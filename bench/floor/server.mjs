@@ -9,7 +9,7 @@
 //   PORT HOST OTP_SECRET [RATE_LIMIT_PER_MINUTE=60000] [OTP_MAX_SENDS_PER_RECIPIENT=5] [OTP_SEND_WINDOW_SECONDS=900]
 //   [OTP_MAX_ATTEMPTS=5] [OTP_MAX_FAILED_VERIFICATIONS=20] [OTP_FAILED_VERIFICATION_WINDOW_SECONDS=86400]
 //   [OUTBOX_LEASE_SECONDS=60]
-import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, hkdfSync, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, hkdfSync, randomFillSync, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
@@ -42,7 +42,19 @@ const time = db.time;
 const readTime = (value) => (value instanceof Date ? value : new Date(`${value.replace(' ', 'T')}Z`));
 const payloadKey = createSecretKey(Buffer.from(hkdfSync('sha256', env.OTP_SECRET, Buffer.alloc(0), 'outbox-payload', 32)));
 const hashCode = (uniqId, code) => createHmac('sha256', env.OTP_SECRET).update(`${uniqId}:${code}`).digest('hex');
-const newLot = monotonicFactory();
+
+/** CSPRNG bytes drawn from a pool refilled 4 KB at a time, rather than one call into OpenSSL for each IV or lot character. */
+const pool = Buffer.alloc(4096);
+let pooled = pool.length;
+function randomBytes(size) {
+  if (pooled + size > pool.length) {
+    randomFillSync(pool);
+    pooled = 0;
+  }
+  pooled += size;
+  return Buffer.from(pool.subarray(pooled - size, pooled));
+}
+const newLot = monotonicFactory(() => randomBytes(1)[0] / 256);
 const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
 /** A look-up kept for `ttl` ms; `keep` says whether a value is kept (unknown keys and senders are not). */
@@ -162,7 +174,7 @@ async function send(principal, body) {
   if (typeof body.message !== 'string' || !body.message.includes(OTP)) throw invalid('message: doit contenir ##OTP##');
   const { accountId, userId, test } = principal;
   const now = new Date();
-  const uniqId = uuidv7({ msecs: now.getTime() });
+  const uniqId = uuidv7({ msecs: now.getTime(), random: randomBytes(16) });
   let code = '';
   for (let i = 0; i < 6; i++) code += String(randomInt(10));
   const expiresAt = new Date(now.getTime() + EXPIRY_MS);

@@ -35,6 +35,8 @@ export function openSqlite(path) {
 
   const waiting = [];
   let running = false;
+  let lastTime = NaN;
+  let lastText = '';
   const runBatch = async (batch) => {
     connection.exec('BEGIN IMMEDIATE');
     const outcomes = [];
@@ -71,8 +73,12 @@ export function openSqlite(path) {
 
   return {
     dialect: 'sqlite',
-    /** SQLite keeps times as UTC text with milliseconds, as TypeORM does. */
-    time: (date) => date.toISOString().slice(0, 23).replace('T', ' '),
+    /** SQLite keeps times as UTC text with milliseconds, as TypeORM does; a request binds the same few times again and again. */
+    time: (date) => {
+      const ms = date.getTime();
+      if (ms !== lastTime) [lastTime, lastText] = [ms, date.toISOString().slice(0, 23).replace('T', ' ')];
+      return lastText;
+    },
     transaction: (work) => enqueue(work, true),
     run: (work) => enqueue(work, false),
     close: async () => {
