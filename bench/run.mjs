@@ -238,9 +238,11 @@ async function benchDatabase(db) {
   /** OTPs for a verification run: enough for what the last run of this kind managed, never reused. */
   const verificationPairs = async (key, harvestFrom) => {
     const last = rates.get(key);
-    const rate = last ?? rates.get(`warm:${key.replace(/ \d+$/, '')}`) ?? 3000;
+    const warming = key.startsWith('warm ');
+    // before any verification has run, three times the warm-up's send rate
+    const rate = last ?? rates.get(`warm:${key.replace(/ \d+$/, '')}`) ?? 3 * (rates.get('warm:send (API key)') ?? 1000);
     // runs vary by ±30 % from one to the next on a shared machine, and a short warm-up by more
-    const wanted = Math.ceil(rate * duration * (last ? 1.6 : 2.5)) + 500;
+    const wanted = Math.ceil(rate * (warming ? warmup : duration) * (last ? 1.6 : 2.5)) + 500;
     return harvestFrom(wanted);
   };
   const recipientPairs = async (amount, target = server, auth = keyAuth) => {

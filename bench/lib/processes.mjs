@@ -15,6 +15,8 @@ export const SERVICE_NODE_FLAGS = ['--max-old-space-size=128', '--max-semi-space
 const running = new Set();
 // a benchmark that fails half-way leaves no server behind to answer the next one
 process.on('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+// nor one that is interrupted
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1));
 
 const answers = (url) => fetch(url).then((response) => response.ok, () => false);
 
