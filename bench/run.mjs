@@ -10,6 +10,7 @@
 //                   [--campaign-recipients N] (its audience, default 50000)
 //                   [--kannel-only] (POST /sms/send beside Kannel alone) [--kannel-bulk-requests N] (default 20)
 //                   [--workers N|auto] (the service's WORKERS, default 1; RSS is then the first process's)
+//                   [--skip-build] (dist/ as it is, for a bench beside another one)
 //                   [--port N] (ours on N, the baseline on N + 1, the OTP floor on N + 2, Kannel on N + 10 to N + 12;
 //                   default 3401) [--mariadb-port N] (default 3326)
 //                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 2,048 MB with
@@ -105,6 +106,7 @@ const { values: args } = parseArgs({
     'campaign-recipients': { type: 'string', default: '50000' },
     'kannel-only': { type: 'boolean', default: false },
     workers: { type: 'string', default: '1' },
+    'skip-build': { type: 'boolean', default: false },
     'kannel-bulk-requests': { type: 'string', default: '20' },
     port: { type: 'string', default: '3401' },
     'mariadb-port': { type: 'string', default: '3326' },
@@ -130,7 +132,7 @@ const OURS_PORT = Number(args.port);
 const BASELINE_PORT = OURS_PORT + 1;
 const FLOOR_PORT = OURS_PORT + 2;
 
-build();
+if (!args['skip-build']) build();
 const report = {
   started: new Date().toISOString(),
   machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
