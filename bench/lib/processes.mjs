@@ -66,14 +66,17 @@ export function rssSampler(pid) {
   return { stop: () => (clearInterval(timer), sample(), Math.round(peak / 1024)) };
 }
 
+/** A command of the service's CLI, tried again while SQLite stays locked past its wait (a saturated machine). */
 export function runCli(env, ...args) {
-  const result = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`cli ${args[0]} failed: ${result.stderr}`);
-  return JSON.parse(result.stdout);
+  for (let attempt = 1; ; attempt++) {
+    const result = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
+    if (result.status === 0) return JSON.parse(result.stdout);
+    if (attempt >= 5 || !result.stderr.includes('database is locked')) throw new Error(`cli ${args[0]} failed: ${result.stderr}`);
+  }
 }
 
 /** The baseline server of ../shared/bench/baseline, run from a copy beside this project's node_modules. */
