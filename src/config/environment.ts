@@ -25,6 +25,10 @@ export class EnvironmentVariables {
   @Max(65535)
   PORT = 3000;
 
+  /** Server processes sharing the port: a count, or `auto` for one per core (see src/server-workers.ts). */
+  @Matches(/^(auto|[1-9]\d{0,2})$/, { message: 'WORKERS must be auto or a count from 1 to 999' })
+  WORKERS = '1';
+
   @IsString()
   HOST = '0.0.0.0';
 
