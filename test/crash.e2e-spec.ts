@@ -55,6 +55,7 @@ describe('a server killed with SIGKILL during sends', () => {
       ...database.env,
       PORT: String(port),
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://sms.example.com',
       LOG_LEVEL: 'warn',
       JWT_SECRET: SECRET,
       OTP_SECRET: SECRET,

@@ -156,6 +156,7 @@ describe('Logs of the running service', () => {
     const port = await freePort();
     const env = {
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://sms.example.com',
       LOG_LEVEL: 'debug',
       JWT_SECRET: SECRET_JWT,
       OTP_SECRET: SECRET_OTP,

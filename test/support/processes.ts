@@ -48,6 +48,7 @@ export function productionEnv(databaseEnv: Record<string, string>, secret: strin
   return {
     ...databaseEnv,
     NODE_ENV: 'production',
+    PUBLIC_URL: 'https://sms.example.com',
     LOG_LEVEL: 'warn',
     JWT_SECRET: secret,
     OTP_SECRET: secret,
