@@ -82,6 +82,25 @@ describe('cli', () => {
     expect((await get('/v1/account', account.api_key)).body.data.balance).toBe(20);
   });
 
+  it('account:credit writes the description given on the ledger row', async () => {
+    const owner = await ok('account:create', '--name', 'Credit Corp');
+    expect(await ok('account:credit', '--account', owner.account_id as string, '--amount', '12.5', '--description', 'Virement reçu')).toEqual({ balance: 12.5 });
+    const rows = (await get('/v1/balance/transactions', owner.api_key as string).expect(200)).body.data.items;
+    expect(rows[0]).toMatchObject({ type: 'credit', amount: 12.5, reference_type: 'admin', description: 'Virement reçu' });
+  });
+
+  it('operator-key:create prints an operator key once, which opens /v1/admin only; operator-key:revoke stops one', async () => {
+    const [kept, revoked] = await Promise.all([ok('operator-key:create', '--name', 'Équipe support'), ok('operator-key:create', '--name', 'Départ')]);
+    expect(kept).toEqual({ key_id: expect.any(String), operator_key: expect.stringMatching(/^mk_op_[A-Za-z0-9_-]{43}$/) });
+    const stored = await t.database.run((sql) => sql.get<Record<string, unknown>>('SELECT * FROM operator_key WHERE id = ?', [kept.key_id as string]));
+    expect(JSON.stringify(stored)).not.toContain((kept.operator_key as string).slice(6));
+
+    expect(await ok('operator-key:revoke', '--key-id', revoked.key_id as string)).toEqual({ key_id: revoked.key_id, revoked: true });
+    expect((await get('/v1/admin/accounts', kept.operator_key as string)).status).toBe(200);
+    expect((await get('/v1/account', kept.operator_key as string)).status).toBe(403);
+    expect((await get('/v1/admin/accounts', revoked.operator_key as string)).body).toEqual({ status: 401, message: 'Non autorisé' });
+  });
+
   it('names the SQLite file in DATA_DIR when DB_PATH is not set, and refuses to act on one that does not exist', async () => {
     if (process.env.DB_TYPE === 'mysql') return;
     const dataDir = join(dirname(env.DB_PATH!), 'elsewhere');
@@ -267,6 +286,10 @@ describe('cli', () => {
     [['user:delete', '--user', '00000000-0000-7000-8000-000000000000'], 'no active user 00000000-0000-7000-8000-000000000000'],
     [['token:issue', '--user', '00000000-0000-7000-8000-000000000000'], 'no active user 00000000-0000-7000-8000-000000000000'],
     [['sender:create', '--account', '00000000-0000-7000-8000-000000000000', '--name', 'Bad Name!'], 'a sender name is up to 11 letters, digits or spaces with a letter, or up to 15 digits'],
+    [['sender:approve', '--sender', '00000000-0000-7000-8000-000000000000'], 'Expéditeur non trouvé'],
+    [['sender:reject', '--sender', '00000000-0000-7000-8000-000000000000', '--reason', ' '], 'erreur_de_validation: reason: doit faire de 1 à 500 caractères'],
+    [['operator-key:create'], "required option '--name <name>' not specified"],
+    [['operator-key:revoke', '--key-id', '00000000-0000-7000-8000-000000000000'], 'no active operator key 00000000-0000-7000-8000-000000000000'],
   ];
   describe('failing commands', () => {
     // none changes anything: they run three at a time from the start, and each test reads its own

@@ -52,7 +52,7 @@ describe('the first hour', () => {
       await server.stop();
       const log = server.stdout();
       expect(log).toContain(JSON.stringify({ publicUrl }).slice(1, -1));
-      for (const route of ['/v1/metrics, GET', '/metrics, GET', '/health/live, GET', '/u/:token, GET']) expect(log).toContain(`Mapped {${route}}`);
+      for (const route of ['/v1/metrics, GET', '/metrics, GET', '/health/live, GET', '/v1/admin/accounts, GET', '/u/:token, GET']) expect(log).toContain(`Mapped {${route}}`);
       expect(log).not.toContain('/v1/v1/');
       expect(log).not.toContain('"context":"RoutesResolver"');
     }, 120_000);

@@ -8,6 +8,7 @@ import { BearerAuthGuard } from './bearer-auth.guard.js';
 import { CredentialsService } from './credentials.service.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { JwtStrategy } from './jwt.strategy.js';
+import { OperatorKeyRepository } from './operator-key.repository.js';
 import { TokenService } from './token.service.js';
 
 @Module({
@@ -15,10 +16,11 @@ import { TokenService } from './token.service.js';
   providers: [
     CredentialsService,
     ApiKeyRepository,
+    OperatorKeyRepository,
     JwtStrategy,
     TokenService,
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],
-  exports: [ApiKeyRepository, TokenService, CredentialsService],
+  exports: [ApiKeyRepository, OperatorKeyRepository, TokenService, CredentialsService],
 })
 export class AuthModule {}

@@ -4,6 +4,7 @@ import { WebhookModule } from '../webhook/webhook.module.js';
 import { LocalNumber } from './entities/local-number.entity.js';
 import { Sender } from './entities/sender.entity.js';
 import { SenderDirectory } from './sender-directory.js';
+import { SenderReviewController } from './sender-review.controller.js';
 import { SenderReview } from './sender-review.service.js';
 import { SenderController } from './sender.controller.js';
 import { SenderRepository } from './sender.repository.js';
@@ -11,7 +12,7 @@ import { SenderService } from './sender.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Sender, LocalNumber]), WebhookModule],
-  controllers: [SenderController],
+  controllers: [SenderController, SenderReviewController],
   providers: [SenderRepository, SenderDirectory, SenderService, SenderReview],
   exports: [SenderRepository, SenderDirectory, SenderReview],
 })

@@ -1,12 +1,15 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject, type OperationObject } from '@nestjs/swagger';
 import { errorEnvelopeSchema } from '../envelope/envelope.schema.js';
+import { ACCOUNT_CREDENTIAL_REQUIRED, isAdminRoute, OPERATOR_KEY_REQUIRED } from './admin-routes.js';
 
 const DESCRIPTION = `
 Send one-time passwords by SMS or e-mail and check them, read outgoing SMS, groups and the account.
 
 Every response is an envelope \`{status, message, data?, errors?}\` whose \`status\` repeats the HTTP status.
 Authenticate with \`Authorization: Bearer <token>\`, where the token is an API key (\`mk_live_…\`, or \`mk_test_…\` for the sandbox) or a JWT.
+The routes under \`/v1/admin\` (tag Admin) are the platform operator's: they take an operator key (\`mk_op_…\`) and nothing else,
+and an operator key opens nothing else.
 `.trim();
 
 const JSON_CONTENT = 'application/json';
@@ -23,6 +26,10 @@ export function setupSwagger(app: NestFastifyApplication): OpenAPIObject {
       { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An API key, sent as `Bearer mk_live_…`' },
       'api-key',
     )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An operator key, sent as `Bearer mk_op_…`: `/v1/admin` only' },
+      'operator-key',
+    )
     .build();
   const document = secureByDefault(SwaggerModule.createDocument(app, config));
   SwaggerModule.setup('docs', app, document, {
@@ -35,12 +42,15 @@ export function setupSwagger(app: NestFastifyApplication): OpenAPIObject {
 
 /**
  * The guard protects every route that is not @Public(); the document says so:
- * each such operation gets both security schemes and the 401, 429 (the
- * credential's rate limit) and 503 answers, each operation with a body the 413
- * and 415 answers, and every operation the 500 of an unexpected failure.
+ * each such operation gets its security schemes (an operator key under
+ * `/v1/admin`, an account's JWT or API key elsewhere) and the 401, 403 (the
+ * other kind of credential), 429 (the credential's rate limit) and 503
+ * answers, each operation with a body the 413 and 415 answers, and every
+ * operation the 500 of an unexpected failure.
  */
 function secureByDefault(document: OpenAPIObject): OpenAPIObject {
-  for (const pathItem of Object.values(document.paths)) {
+  for (const [path, pathItem] of Object.entries(document.paths)) {
+    const admin = isAdminRoute(path);
     for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
       const operation = pathItem[method] as (OperationObject & { 'x-public'?: boolean }) | undefined;
       if (!operation) continue;
@@ -52,8 +62,10 @@ function secureByDefault(document: OpenAPIObject): OpenAPIObject {
         operation.security = [];
         continue;
       }
-      operation.security = [{ jwt: [] }, { 'api-key': [] }];
+      operation.security = admin ? [{ 'operator-key': [] }] : [{ jwt: [] }, { 'api-key': [] }];
       addResponse(operation, 401, 'Non autorisé', 'Missing, malformed, expired, revoked or unknown credentials');
+      if (admin) addResponse(operation, 403, 'acces_refuse', "An account's credential: this route takes operator keys only", [OPERATOR_KEY_REQUIRED]);
+      else addResponse(operation, 403, 'acces_refuse', 'An operator key: it opens `/v1/admin` only', [ACCOUNT_CREDENTIAL_REQUIRED]);
       addResponse(operation, 429, 'trop_de_requetes', 'The credential made too many requests this minute; see `Retry-After`', [
         'requêtes: limite de 600 requêtes par minute atteinte, réessayez dans 12 s',
       ]);
