@@ -21,6 +21,7 @@ describe('parseEnvironment', () => {
       DATA_DIR: './data',
       PUBLIC_URL: undefined,
       OPT_OUT_LINK_BASE: undefined,
+      LOG_RECEIPT_DELAY_MS: 2000,
       DB_HOST: '127.0.0.1',
       DB_PORT: 3306,
       DB_NAME: 'messaging',

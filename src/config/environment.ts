@@ -94,6 +94,12 @@ export class EnvironmentVariables {
   @Max(1000)
   SMPP_WINDOW = 10;
 
+  /** The `log` provider's DELIVRD receipt comes this long after each hand-over; 0: none. */
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  LOG_RECEIPT_DELAY_MS = 2000;
+
   @IsIn(['log', 'smtp'])
   EMAIL_TRANSPORT: 'log' | 'smtp' = 'log';
 
