@@ -39,6 +39,8 @@ const OPERATIONS: Array<[method: string, path: string, statuses: number[]]> = [
   ['get', '/v1/account/webhook', [200, 401]],
   ['put', '/v1/account/webhook', [200, 400, 401]],
   ['post', '/v1/account/webhook/secret', [200, 401]],
+  ['get', '/v1/otp', [200, 400, 401, 403]],
+  ['get', '/v1/otp/{uniq_id}', [200, 401, 403, 404]],
   ['get', '/v1/admin/accounts', [200, 400, 401, 403]],
   ['post', '/v1/admin/accounts/{id}/credit', [200, 400, 401, 403, 404, 409, 422]],
   ['get', '/v1/admin/senders', [200, 400, 401, 403]],

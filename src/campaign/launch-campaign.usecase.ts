@@ -19,7 +19,7 @@ import { SmsLotRepository } from '../sms-send/sms-lot.repository.js';
 import { CampaignEvents } from './campaign-events.js';
 import { CAMPAIGN_NOT_FOUND, CAMPAIGN_REFUSALS } from './campaign-status.js';
 import { toCampaignDto } from './campaign-view.js';
-import { CampaignRepository, type CampaignRecord, type Exclusions } from './campaign.repository.js';
+import { CampaignRepository, NO_EXCLUSIONS, type CampaignRecord, type Exclusions } from './campaign.repository.js';
 import { CAMPAIGN_QUEUE } from './campaign.worker.js';
 import type { CampaignDto } from './dto/campaign.dto.js';
 import type { LaunchCampaignDto } from './dto/campaign-input.dto.js';
@@ -69,7 +69,7 @@ export class LaunchCampaign {
         const dueAt = this.options.dueAt(dto.send_at === undefined ? campaign.sendAt : new Date(dto.send_at), now);
         const sender = await this.senderOf(sql, campaign);
 
-        const { recipients, rejected } = await this.audience.expand(sql, {
+        const { recipients, rejected, excludedByGroup } = await this.audience.expand(sql, {
           accountId: campaign.accountId,
           sandbox: campaign.sandbox,
           to: [],
@@ -102,7 +102,7 @@ export class LaunchCampaign {
           })),
         );
         const status = dueAt.getTime() > now.getTime() ? 'scheduled' : 'running';
-        const excluded = tally(rejected);
+        const excluded = tally(rejected, excludedByGroup);
         await this.campaigns.launch(sql, campaign.id, { status, senderId: sender.id, lot, recipients: messages.length, excluded, amount: total, sendAt: dueAt, at: now });
         const launched: CampaignRecord = {
           ...campaign,
@@ -140,8 +140,8 @@ export class LaunchCampaign {
   }
 }
 
-function tally(rejected: readonly Rejection[]): Exclusions {
-  const excluded: Exclusions = { desinscrit: 0, numero_invalide: 0, doublon: 0, destination_non_prise_en_charge: 0 };
+function tally(rejected: readonly Rejection[], excludedByGroup: number): Exclusions {
+  const excluded: Exclusions = { ...NO_EXCLUSIONS, exclu_par_groupe: excludedByGroup };
   for (const { reason } of rejected) if (reason in excluded) excluded[reason as keyof Exclusions]++;
   return excluded;
 }
