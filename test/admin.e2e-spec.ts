@@ -162,6 +162,8 @@ describe('/v1/admin', () => {
       expect(await ids(boutique.account_id)).toEqual(['Boutique Awa']);
       expect(await ids('Boutique_')).toEqual(['Boutique_Bis']);
       expect(await ids('%')).toEqual([]);
+      await t.admin.createAccount({ name: 'Société Générale', sender: 'SG' });
+      expect(await ids('société')).toEqual(['Société Générale']);
       expect(await ids('awa')).toEqual([]);
     });
 

@@ -41,7 +41,7 @@ describe('Error envelope', () => {
     it.each([
       ['PUT', '/v1/account'],
       ['POST', `/v1/group/${A_GROUP_ID}`],
-      ['GET', '/v1/otp/send'],
+      ['GET', '/v1/otp/verify/0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10'],
       ['DELETE', '/v1/sms/out/abc'],
     ])('answers 404 Non trouvé to %s %s', async (method, path) => {
       const res = await t

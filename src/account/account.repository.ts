@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUuid } from '../common/ids.js';
 import type { Page } from '../common/list/page.js';
 import { readTime, type Param, type Sql } from '../database/sql.js';
 import { Account } from './entities/account.entity.js';
@@ -71,8 +72,14 @@ export class AccountRepository {
     const conditions: string[] = [];
     const params: Param[] = [];
     if (q !== undefined) {
-      conditions.push("(id = ? OR LOWER(name) LIKE ? ESCAPE '!' OR LOWER(email) LIKE ? ESCAPE '!')");
-      params.push(q, likePrefix(q), likePrefix(q));
+      const matches = ["LOWER(name) LIKE ? ESCAPE '!'", "LOWER(email) LIKE ? ESCAPE '!'"];
+      params.push(likePrefix(q), likePrefix(q));
+      // an id column is ASCII, which MySQL cannot compare with other text
+      if (isUuid(q)) {
+        matches.push('id = ?');
+        params.push(q);
+      }
+      conditions.push(`(${matches.join(' OR ')})`);
     }
     const [text, values] = page.query(SELECT_SUMMARY, 'id', conditions, params);
     return (await sql.all<AccountSummaryRow>(text, values)).map((row) => ({

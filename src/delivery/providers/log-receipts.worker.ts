@@ -22,7 +22,7 @@ export class LogReceiptsWorker implements JobQueue<DueLogReceipt> {
   readonly name = LOG_RECEIPT_QUEUE;
   readonly batchSize = 100;
   readonly leaseMs = 30_000;
-  readonly pollMs = 500;
+  readonly pollMs = 1_000;
 
   constructor(
     private readonly receipts: DeliveryReceipts,
