@@ -30,7 +30,7 @@ async function bootstrap(): Promise<void> {
     );
   }
   process.stdout.write(`Serving on ${url} (Swagger UI: ${url}/docs)\n`);
-  applicationLogger().info({ publicUrl: config.publicUrl }, 'links in messages start with the public address (PUBLIC_URL)');
+  applicationLogger().info({ context: 'PublicUrl', publicUrl: config.publicUrl }, 'links in messages start with the public address (PUBLIC_URL)');
   closeGracefullyOn(app, ['SIGTERM', 'SIGINT']);
 }
 

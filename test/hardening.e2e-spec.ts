@@ -307,7 +307,7 @@ describe('Logs of the running service', () => {
   });
 
   it('carries the request id on every line written while serving a request', () => {
-    const startup = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+    const startup = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication', 'PublicUrl']);
     const delivery = new Set(['OutboxDispatcher', 'LogSmsProvider', 'LogEmailProvider']);
     const listening = (entry: { msg?: unknown }) => String(entry.msg).startsWith('Server listening at');
     const served = entries.filter(
