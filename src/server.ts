@@ -32,7 +32,10 @@ async function bootstrap(): Promise<void> {
         `Try: curl -H "Authorization: Bearer ${demo.api_key}" ${url}/v1/account\n`,
     );
   }
-  if (worker === undefined) process.stdout.write(`Serving on ${url} (Swagger UI: ${url}/docs)\n`);
+  if (worker === undefined) {
+    process.stdout.write(`Serving on ${url} (Swagger UI: ${url}/docs)\n`);
+    applicationLogger().info({ context: 'PublicUrl', publicUrl: config.publicUrl }, 'links in messages start with the public address (PUBLIC_URL)');
+  }
   closeGracefullyOn(app, worker !== undefined);
 }
 

@@ -18,7 +18,7 @@ const sendBody = (to: string) => JSON.stringify({ channel: 'SMS', to, message: '
 async function startService(extraEnv: Record<string, string> = {}) {
   const database = await createTestDatabase();
   const port = await freePort();
-  const env = { ...database.env, PORT: String(port), NODE_ENV: 'production', LOG_LEVEL: 'warn', JWT_SECRET: SECRET, OTP_SECRET: SECRET, ...extraEnv };
+  const env = { ...database.env, PORT: String(port), NODE_ENV: 'production', PUBLIC_URL: 'https://sms.example.com', LOG_LEVEL: 'warn', JWT_SECRET: SECRET, OTP_SECRET: SECRET, ...extraEnv };
   const created = runCli(env, 'account:create', '--name', 'Shutdown', '--balance', '1000');
   if (created.status !== 0) throw new Error(`account:create failed: ${created.stderr}`);
   const account = created.json as { account_id: string; api_key: string };
