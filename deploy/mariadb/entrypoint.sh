@@ -54,11 +54,11 @@ initialise() {
   mariadb-install-db --no-defaults --datadir="$DATADIR" --auth-root-authentication-method=socket \
     --auth-root-socket-user=mysql --skip-test-db --skip-name-resolve >/dev/null
   mariadbd "${ARGS[@]}" --skip-networking --wsrep-on=OFF &
-  local pid=$! tries=0
+  local pid=$! deadline=$(( SECONDS + 120 ))
   until mariadb-admin --no-defaults --socket="$SOCKET" -u mysql ping >/dev/null 2>&1; do
     kill -0 "$pid" 2>/dev/null || die "the server stopped while initialising"
-    (( ++tries < 300 )) || die "the server did not answer while initialising"
-    sleep 0.1
+    (( SECONDS < deadline )) || die "the server did not answer within 120 s while initialising"
+    sleep 0.2
   done
   mariadb --no-defaults --socket="$SOCKET" -u mysql <<SQL
 CREATE DATABASE IF NOT EXISTS \`$DATABASE\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
