@@ -39,7 +39,8 @@ async function bootstrap(): Promise<void> {
   closeGracefullyOn(app, worker !== undefined);
 }
 
-const SHUTDOWN_DEADLINE_MS = 10_000;
+// below the 10 s that Docker, podman and Compose wait before SIGKILL by default
+const SHUTDOWN_DEADLINE_MS = 8_000;
 
 /**
  * On SIGTERM or SIGINT, closes the HTTP server first, so that the requests in
