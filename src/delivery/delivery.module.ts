@@ -12,6 +12,8 @@ import { OutboxWorker } from './outbox.worker.js';
 import { OutboxRepository } from './outbox.repository.js';
 import { payloadBoxProvider } from './payload-box.js';
 import { LogEmailProvider } from './providers/log-email.provider.js';
+import { LogReceiptRepository } from './providers/log-receipt.repository.js';
+import { LogReceiptsWorker } from './providers/log-receipts.worker.js';
 import { LogSmsProvider } from './providers/log-sms.provider.js';
 import { SandboxEmailProvider, SandboxSmsProvider } from './providers/sandbox.providers.js';
 import { SmtpEmailProvider } from './providers/smtp-email.provider.js';
@@ -35,6 +37,8 @@ import { SmsRouter } from './sms-router.js';
     OutboxRepository,
     payloadBoxProvider,
     LogSmsProvider,
+    LogReceiptRepository,
+    LogReceiptsWorker,
     LogEmailProvider,
     SandboxSmsProvider,
     SandboxEmailProvider,

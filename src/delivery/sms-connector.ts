@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { Sql } from '../database/sql.js';
 import type { CircuitState } from './circuit.js';
 import type { SmsSubmission } from './sms-provider.js';
 
@@ -47,6 +48,8 @@ export interface SmsConnector {
   health(): ConnectorHealth;
   /** Submits the parts not yet taken; resolves with every part's provider id. */
   submit(sms: SmsSubmission, progress: PartsProgress): Promise<string[]>;
+  /** In the unit of work that records a message it took: what it must do later (SmsProvider.accepted). */
+  accepted?(sql: Sql, providerIds: string[], at: Date): Promise<void>;
   /** Taken out of every route (or back in) by the operator. */
   setDrained(drained: boolean): void;
   start(): void;

@@ -1,3 +1,4 @@
+import type { Sql } from '../database/sql.js';
 import type { Traffic } from '../routing/routing-file.js';
 import type { SubmitLog } from './submit-log.js';
 
@@ -49,6 +50,11 @@ export interface SmsProvider {
   /** Whether delivery receipts will name the provider ids it returns. */
   readonly sendsReceipts: boolean;
   submit(sms: SmsSubmission): Promise<SmsAccepted>;
+  /**
+   * In the unit of work that records its acceptance of a message, under the ids it gave: what it must do later (the
+   * `log` provider's receipt). `provider` is the one its answer named (`SmsAccepted.provider`).
+   */
+  accepted?(sql: Sql, providerIds: string[], at: Date, provider: string): Promise<void>;
   /** Called whenever the provider becomes able to take messages again (an SMSC bind). */
   onReady?(listener: () => void): void;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
+import type { Sql } from '../database/sql.js';
 import type { Route } from '../routing/routing-table.js';
 import { SmsDestinations } from '../routing/sms-destinations.service.js';
 import { SmsRoutes } from '../routing/sms-routes.service.js';
@@ -35,6 +36,10 @@ export class SmsRouter implements SmsProvider {
 
   onReady(listener: () => void): void {
     this.connectors.onReady(listener);
+  }
+
+  async accepted(sql: Sql, providerIds: string[], at: Date, connector: string): Promise<void> {
+    await this.connectors.get(connector)?.accepted?.(sql, providerIds, at);
   }
 
   async submit(sms: SmsSubmission): Promise<SmsAccepted> {

@@ -1,8 +1,12 @@
+import type { Sql } from '../../database/sql.js';
 import type { RoutingMetrics } from '../routing.metrics.js';
 import type { ConnectorHealth, PartsProgress, SmsConnector } from '../sms-connector.js';
 import type { SmsProvider, SmsSubmission } from '../sms-provider.js';
 
-/** A connector over a provider that is always there (`log:`): healthy unless drained. */
+/**
+ * A connector over a provider that is always there (`log:`): healthy unless drained. It has the provider's receipts
+ * when it bears the provider's name (the connector `log` of `SMS_PROVIDER=log`): they name that provider.
+ */
 export class ProviderConnector implements SmsConnector {
   readonly transport = 'log';
   private drained = false;
@@ -15,7 +19,11 @@ export class ProviderConnector implements SmsConnector {
   ) {}
 
   get sendsReceipts(): boolean {
-    return this.provider.sendsReceipts;
+    return this.provider.sendsReceipts && this.provider.name === this.id;
+  }
+
+  async accepted(sql: Sql, providerIds: string[], at: Date): Promise<void> {
+    if (this.sendsReceipts) await this.provider.accepted?.(sql, providerIds, at, this.id);
   }
 
   available(): boolean {
