@@ -5,6 +5,7 @@ import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
 import type { ListPage } from '../common/list/page.js';
 import { RespondWithList } from '../common/list/respond-with-list.decorator.js';
+import { TakesNoBody } from '../common/validation/takes-no-body.decorator.js';
 import { ConnectorDto } from './dto/connector.dto.js';
 import { CONNECTOR_NOT_FOUND, RoutingAdmin } from './routing-admin.service.js';
 
@@ -37,6 +38,7 @@ export class ConnectorAdminController {
       'so receipts and inbound messages still arrive.',
   })
   @ConnectorIdParam()
+  @TakesNoBody()
   @RespondWith(200, 'succès', ConnectorDto)
   @ConnectorNotFound()
   @ApiFailure(409, 'transition_invalide', 'The connector is drained already', { errors: ['status: connecteur déjà retiré des routes'] })
@@ -47,6 +49,7 @@ export class ConnectorAdminController {
   @Post(':id/enable')
   @ApiOperation({ summary: 'Put a drained connector back in its routes', description: 'On every instance (within 2 seconds on the others).' })
   @ConnectorIdParam()
+  @TakesNoBody()
   @RespondWith(200, 'succès', ConnectorDto)
   @ConnectorNotFound()
   @ApiFailure(409, 'transition_invalide', 'The connector is not drained', { errors: ['status: connecteur déjà actif'] })
