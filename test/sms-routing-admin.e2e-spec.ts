@@ -207,7 +207,19 @@ describe('/v1/admin connectors and routes', () => {
       expect(down.body).toEqual({
         status: 503,
         message: 'service_indisponible',
-        data: { database: { status: 'up' }, outbox: { status: 'up' }, smpp: { status: 'down' } },
+        data: {
+          database: { status: 'up' },
+          outbox: { status: 'up' },
+          smpp: {
+            status: 'down',
+            connectors: {
+              orange: { healthy: true, binds: { bound: 1, total: 1 }, circuit: 'closed', drained: false },
+              mtn: { healthy: true, binds: { bound: 2, total: 2 }, circuit: 'closed', drained: false },
+              agg: { healthy: false, binds: { bound: 1, total: 1 }, circuit: 'closed', drained: true },
+            },
+            routes_without_connector: ['sn-agg'],
+          },
+        },
       });
       expect(await t.database.run((sql) => sql.all('SELECT connector FROM sms_connector_drain'))).toEqual([{ connector: 'agg' }]);
       expect((await get('/v1/admin/routes/resolve', { to: senegalNumber() })).body.data).toEqual({

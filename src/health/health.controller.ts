@@ -60,8 +60,16 @@ export class HealthController {
   }
 }
 
+/** What a 503 keeps of a check's details besides its status: under a routing file, each connector and the routes left without one. */
+const KEPT_DETAILS = ['connectors', 'routes_without_connector'];
+
 /** Which dependency is up or down, without the driver's words. */
-function statusesOnly(result: unknown): Record<string, { status: string }> {
-  const details = (result as { details?: Record<string, { status?: unknown }> }).details ?? {};
-  return Object.fromEntries(Object.entries(details).map(([name, detail]) => [name, { status: String(detail.status ?? 'down') }]));
+function statusesOnly(result: unknown): Record<string, Record<string, unknown>> {
+  const details = (result as { details?: Record<string, Record<string, unknown>> }).details ?? {};
+  return Object.fromEntries(
+    Object.entries(details).map(([name, detail]) => [
+      name,
+      { status: String(detail.status ?? 'down'), ...Object.fromEntries(KEPT_DETAILS.filter((key) => key in detail).map((key) => [key, detail[key]])) },
+    ]),
+  );
 }
