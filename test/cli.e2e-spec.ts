@@ -120,6 +120,16 @@ describe('cli', () => {
     expect(existsSync(file)).toBe(true);
   });
 
+  it('refuses settings the server would refuse, naming each, before it touches the database', async () => {
+    const production = await startCli({ ...env, NODE_ENV: 'production', PUBLIC_URL: '' }, 'account:credit', '--account', account.account_id, '--amount', '5');
+
+    expect({ status: production.status, stdout: production.stdout, stderr: production.stderr }).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: `${JSON.stringify({ error: 'Invalid configuration:\n  PUBLIC_URL is required in production' })}\n`,
+    });
+  });
+
   it('account:webhook-secret rotates the signing secret and prints it once; the previous one still signs', async () => {
     const first = await ok('account:webhook-secret', '--account', account.account_id);
     expect(first).toEqual({ secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
+import { CONFIG_NAMESPACES } from '../config/config-namespaces.js';
 import { databaseConfig } from '../config/database.config.js';
 import { ConfigurationError } from '../config/environment.js';
 import { describeDatabase, missingDatabase } from '../database/database-target.js';
@@ -9,13 +10,15 @@ import { printError } from './json-output.js';
 const MAKES_DATABASE = new Set(['account:create']);
 
 /**
- * Reads the variables the server reads (`.env` too), names the database on
- * stderr, and refuses a SQLite file that does not exist rather than create an
- * empty one, which would answer as if the server's data were not there.
+ * Reads and checks the variables the server reads (`.env` too), names the
+ * database on stderr, and refuses a SQLite file that does not exist rather
+ * than create an empty one, which would answer as if the server's data were
+ * not there.
  */
 function checkDatabase(command: string | undefined): boolean {
   if (existsSync('.env')) process.loadEnvFile('.env');
   try {
+    for (const namespace of CONFIG_NAMESPACES) namespace();
     const config = databaseConfig();
     process.stderr.write(`using ${describeDatabase(config)}\n`);
     const missing = command === undefined || command.startsWith('-') || MAKES_DATABASE.has(command) ? null : missingDatabase(config);
