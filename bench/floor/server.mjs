@@ -206,7 +206,7 @@ async function send(principal, body) {
       await sql.later(S.INSERT_OUTBOX, ['sms', uniqId, accountId, amount, payload, test ? 1 : 0, time(expiresAt), 0, 0, 0, time(now), time(now)]);
       if (amount > 0) {
         await sql.later(S.DEBIT, [amount, accountId]);
-        await sql.later(S.LEDGER_ROW, [accountId, -amount, 'debit', uniqId, 'otp', lot, userId, time(now), accountId]);
+        await sql.later(S.LEDGER_ROW, [accountId, -amount, 'debit', uniqId, 'otp', lot, userId, null, time(now), accountId]);
         const watched = await thresholds(accountId, async () => (await sql.get(S.LOW_BALANCE_THRESHOLD, [accountId]))?.threshold != null);
         if (watched) throw new Error('the floor does not send low-balance alerts: use an account without a threshold');
       }
@@ -268,6 +268,7 @@ async function settle(handedOver) {
   const now = new Date();
   await db.transaction(async (sql) => {
     for (const { entry } of handedOver) await sql.later(S.MARK_SENT, ['log', `log-${entry.record_id}`, time(now), entry.record_id]);
+    await recordAttempts(sql, handedOver.map(({ entry }) => entry.record_id), time(now));
     const ids = handedOver.map(({ entry }) => entry.id);
     await sql.later(S.OUTBOX_DONE(ids), ids);
     const recordIds = handedOver.map(({ entry }) => entry.record_id);
@@ -275,6 +276,15 @@ async function settle(handedOver) {
       if (message.webhook_url !== null || message.webhook_events !== null) throw new Error('the floor writes no webhook events: use an account without a webhook');
     }
   });
+}
+
+/** Each message's submit to the log connector, in multi-row statements of power-of-two sizes, as the service writes many rows. */
+async function recordAttempts(sql, recordIds, at) {
+  for (let start = 0; start < recordIds.length; ) {
+    const size = 2 ** Math.floor(Math.log2(recordIds.length - start));
+    await sql.later(S.MESSAGE_ATTEMPTS(size), recordIds.slice(start, start + size).flatMap((id) => [id, 'log', 'accepted', at]));
+    start += size;
+  }
 }
 
 // ---------------------------------------------------------------- POST /v1/otp/verify

@@ -43,8 +43,8 @@ export const INSERT_OUTBOX = `INSERT INTO outbox (kind, record_id, account_id, a
 
 export const DEBIT = 'UPDATE account SET balance = balance - ? WHERE id = ?';
 
-export const LEDGER_ROW = `INSERT INTO ledger_entry (account_id, amount, kind, reference, reference_type, lot, created_by, created_at, balance_after)
-  SELECT ?, ?, ?, ?, ?, ?, ?, ?, balance FROM account WHERE id = ?`;
+export const LEDGER_ROW = `INSERT INTO ledger_entry (account_id, amount, kind, reference, reference_type, lot, created_by, description, created_at, balance_after)
+  SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, balance FROM account WHERE id = ?`;
 
 export const LOW_BALANCE_THRESHOLD = 'SELECT low_balance_threshold AS threshold FROM account WHERE id = ?';
 
@@ -52,11 +52,13 @@ const OUTBOX_DUE = 'FROM outbox WHERE available_at <= ? AND bulk = ? ORDER BY av
 /** MariaDB: the lane's due rows counted without locks first, so that the locking read stops on the lane's last row. */
 export const OUTBOX_DUE_IDS = (limit) => `SELECT id ${OUTBOX_DUE} LIMIT ${limit}`;
 export const OUTBOX_CLAIM = (dialect, limit) =>
-  `SELECT id, kind, record_id, account_id, amount, payload, is_test, deliver_before, attempts, resume_state, scheduled, bulk ${OUTBOX_DUE} LIMIT ${limit}${mysql(dialect) ? ' FOR UPDATE SKIP LOCKED' : ''}`;
+  `SELECT id, kind, record_id, account_id, amount, payload, is_test, deliver_before, attempts, resume_state, scheduled, bulk, created_at ${OUTBOX_DUE} LIMIT ${limit}${mysql(dialect) ? ' FOR UPDATE SKIP LOCKED' : ''}`;
 export const OUTBOX_LEASE = (ids) => `UPDATE outbox SET available_at = ?, claimed_by = ?, attempts = attempts + 1 WHERE id IN (${marks(ids)})`;
 
 export const MARK_SENT = `UPDATE message_out SET status = 'sent', event_sequence = event_sequence + 1, provider = ?, provider_id = ?, send_at = ?
  WHERE uniq_id = ? AND status = 'pending'`;
+/** `count` submits of messages to their connector, in one statement. */
+export const MESSAGE_ATTEMPTS = (count) => `INSERT INTO message_attempt (uniq_id, connector, outcome, at) VALUES ${Array(count).fill('(?, ?, ?, ?)').join(', ')}`;
 export const OUTBOX_DONE = (ids) => `DELETE FROM outbox WHERE id IN (${marks(ids)})`;
 /** What the `sms.sent` events of the messages would report, and whether the account's webhook takes them. */
 export const MESSAGES_FOR_EVENTS = (ids) => `SELECT m.uniq_id, m.account_id, m.lot, m.external_id, m.recipient, m.status, m.provider_status, m.mccmnc, m.page,

@@ -112,7 +112,7 @@ export async function galeraComparison({ port, mariadbPort, secret, metricsToken
   const options = { connections, duration, warmup, rounds };
   const start = (env, at) =>
     startNode(`service ${at}`, [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
-      env: { ...env, PORT: String(at) },
+      env: { ...env, PORT: String(at), PUBLIC_URL: `http://127.0.0.1:${at}` },
       port: at,
       healthPath: '/health/live',
     });
