@@ -4,6 +4,7 @@ import { campaignConfig } from './campaign.config.js';
 import { contactImportConfig } from './contact-import.config.js';
 import { databaseConfig } from './database.config.js';
 import { deliveryConfig } from './delivery.config.js';
+import { fraudConfig } from './fraud.config.js';
 import { hlrConfig } from './hlr.config.js';
 import { parseEnvironment } from './environment.js';
 import { optOutConfig } from './opt-out.config.js';
@@ -16,7 +17,7 @@ import { webhookConfig } from './webhook.config.js';
 export const AppConfigModule = ConfigModule.forRoot({
   isGlobal: true,
   cache: true,
-  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig, smsConfig, optOutConfig, hlrConfig, campaignConfig],
+  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig, smsConfig, optOutConfig, hlrConfig, campaignConfig, fraudConfig],
   validate: (raw) => {
     parseEnvironment(raw);
     return raw;
