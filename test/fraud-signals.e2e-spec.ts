@@ -220,6 +220,17 @@ describe('OTP fraud guard: signals', () => {
       expect(await calls.attempts(tenant)).toEqual([expect.objectContaining({ mode: 'monitored', reasons: ['ip_velocity'], otp_id: res.body.data.uniq_id, client_ip: '198.51.100.4' })]);
     });
 
+    it('writes at most ten monitored attempts a minute for one key', async () => {
+      const tenant = await createTenant(t);
+      await calls.setPolicy(tenant, { thresholds: { ip_per_hour: 1 } });
+      for (let n = 0; n < 15; n++) await calls.send(tenant, ciNumber(`+22507${1000 + n}`, n), { client_ip: '198.51.100.8' }).expect(200);
+
+      expect(await calls.attempts(tenant, { reason: 'ip_velocity' })).toHaveLength(10);
+      t.clock.advance(61);
+      await calls.send(tenant, ciNumber('+225079898', 1), { client_ip: '198.51.100.8' }).expect(200);
+      expect(await calls.attempts(tenant, { reason: 'ip_velocity' })).toHaveLength(11);
+    });
+
     it('never refuses for an address or a user ref it was not given', async () => {
       const tenant = await createTenant(t);
       await calls.setPolicy(tenant, { modes: { velocity: 'enforce' }, thresholds: { ip_per_hour: 1, user_per_hour: 1 } });
@@ -269,7 +280,7 @@ describe('OTP fraud guard: signals', () => {
       expect(await calls.blocks(tenant)).toEqual([expect.objectContaining({ scope: 'prefix', value: PREFIX, mode: 'monitor', active: true })]);
     });
 
-    it('refuses a burst to one country past its threshold for ten minutes', async () => {
+    it('refuses a burst to one country past its threshold for ten minutes (counted by whole minutes)', async () => {
       const tenant = await createTenant(t);
       await calls.setPolicy(tenant, { modes: { velocity: 'enforce' }, thresholds: { country_per_10_min: 3 } });
       for (let n = 0; n < 3; n++) await calls.send(tenant, ciNumber(`+22507${n}${n}${n}${n}`, n)).expect(200);
@@ -278,9 +289,11 @@ describe('OTP fraud guard: signals', () => {
 
       expect(res.body).toEqual(blocked(["to: trop d'envois vers le pays CI (3 en 10 minutes)"], ['country_burst'], 'any'));
       expect(retryAfter(res)).toBeGreaterThan(595);
-      expect(retryAfter(res)).toBeLessThanOrEqual(600);
+      expect(retryAfter(res)).toBeLessThanOrEqual(660);
       await calls.send(tenant, SN).expect(200);
-      t.clock.advance(601);
+      t.clock.advance(retryAfter(res)! - 1);
+      expect((await calls.send(tenant, ciNumber('+225079999', 1))).status).toBe(403);
+      t.clock.advance(2);
       await calls.send(tenant, ciNumber('+225079999', 1)).expect(200);
     });
   });

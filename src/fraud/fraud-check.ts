@@ -5,6 +5,7 @@ import type { FraudBlocks } from './fraud-blocks.service.js';
 import type { FraudState } from './fraud-state.js';
 import type { FraudScope } from './fraud-state.repository.js';
 import { distinctReasons, type Finding, type SendSubject } from './fraud-signals.rules.js';
+import type { MonitoredRecords } from './monitored-records.js';
 import type { RideAlong, VelocityCounts, VelocityRow } from './velocity-counts.js';
 import type { VelocityKeyRepository } from './velocity-key.repository.js';
 
@@ -13,8 +14,9 @@ export interface CheckTools {
   blocks: FraudBlocks;
   attempts: FraudAttemptRepository;
   velocityKeys: VelocityKeyRepository;
-  /** After the send's commit: the attempt it recorded, and whether it made a block. */
-  committed(check: FraudCheck, attempt: AttemptRecord | null, madeBlock: boolean): void;
+  monitoredRecords: MonitoredRecords;
+  /** After the send's commit: the signals it was let through with, and whether it made a block. */
+  committed(scope: FraudScope, monitored: readonly Finding[], madeBlock: boolean): void;
 }
 
 /** A send the guard refuses: thrown inside its unit of work (which then rolls back), recorded and answered by FraudGuard.refuse. */
@@ -32,6 +34,15 @@ export class FraudRefusal extends Error {
   }
 }
 
+/** The key a monitored signal is recorded under (MonitoredRecords): what its threshold counts, else the recipient. */
+const RECORDED_BY: Record<string, (subject: SendSubject) => string | null> = {
+  ip_velocity: (subject) => subject.clientIp,
+  user_velocity: (subject) => subject.userRef,
+  prefix_velocity: (subject) => subject.prefix,
+  country_burst: (subject) => subject.country,
+  low_conversion: (subject) => subject.country,
+};
+
 /**
  * The guard's verdict on one send, in the steps of its unit of work (see
  * SendOtp): the signals of the cached settings first (after the request's own
@@ -47,7 +58,6 @@ export class FraudCheck {
   /** What the current attempt of the send's unit of work found and did (a unit the database runs again starts afresh). */
   private counted: Finding[] = [];
   private madeBlock = false;
-  private attempt: AttemptRecord | null = null;
 
   constructor(
     private readonly tools: CheckTools,
@@ -71,10 +81,10 @@ export class FraudCheck {
 
   /** Locks the rows of the send's velocity keys, to travel with the send-limit read. */
   async lockVelocityKeys(sql: Sql, now: Date): Promise<void> {
-    if (this.lockKeys && this.velocity) await this.tools.velocityKeys.lock(sql, this.scope, this.velocity.keys, now);
+    if (this.lockKeys && this.velocity) await this.tools.velocityKeys.lock(sql, this.scope, this.velocity.counted, now);
   }
 
-  /** The velocity counts' columns for the send-limit read; undefined when velocity is off or nothing is counted. */
+  /** The velocity counts' columns for the send-limit read; undefined when velocity is off or nothing is to be read. */
   rideAlong(): RideAlong | undefined {
     return this.velocity?.rideAlong();
   }
@@ -89,29 +99,34 @@ export class FraudCheck {
     this.counted = [];
     this.madeBlock = false;
     if (!this.velocity || !this.state) return;
-    const mode = this.state.policy.modes.velocity === 'enforce' ? 'enforce' : 'monitor';
-    const findings = this.velocity.judge(row, mode);
+    const findings = this.velocity.judge(row, now);
     if (findings.length === 0) return;
     const crossed = findings.some((found) => found.reason === 'prefix_velocity') ? this.subject.prefix : null;
-    if (mode === 'enforce') throw new FraudRefusal(this, distinctReasons(findings), crossed);
-    if (crossed !== null) {
-      const { block, created } = await this.tools.blocks.impose(sql, this.scope, { scope: 'prefix', value: crossed, reason: 'prefix_velocity', mode }, now);
+    if (this.state.policy.modes.velocity === 'enforce') throw new FraudRefusal(this, distinctReasons(findings), crossed);
+    const blocked = crossed !== null && this.state.activeBlocks('prefix', crossed, now.getTime()).some((block) => block.reason === 'prefix_velocity');
+    if (crossed !== null && !blocked) {
+      const { block, created } = await this.tools.blocks.impose(sql, this.scope, { scope: 'prefix', value: crossed, reason: 'prefix_velocity', mode: 'monitor' }, now);
       this.madeBlock = created;
       for (const found of findings) if (found.reason === 'prefix_velocity') found.until = block.until;
     }
     this.counted = findings;
   }
 
-  /** Records the signals in monitor mode with the OTP the send stored, in its unit of work. */
+  /** In the send's unit of work, once its OTP `otpId` is stored: what the guard keeps of it. */
   async record(sql: Sql, otpId: string, now: Date): Promise<void> {
-    const monitored = [...this.monitored, ...this.counted];
-    this.attempt = monitored.length === 0 ? null : this.attemptOf('monitored', distinctReasons(monitored), otpId, now);
-    if (this.attempt) await this.tools.attempts.insert(sql, this.attempt);
+    const window = this.velocity?.windowWithSend();
+    if (window) await this.tools.velocityKeys.storeWindow(sql, this.scope, window.value, window.window, now);
+    const monitored = this.monitoredFindings();
+    if (monitored.length > 0 && this.tools.monitoredRecords.admit(this.recordKey(monitored), now.getTime())) {
+      await this.tools.attempts.insert(sql, this.attemptOf('monitored', monitored, otpId, now));
+    }
   }
 
   /** Once the send has committed. */
-  committed(): void {
-    if (this.attempt || this.madeBlock) this.tools.committed(this, this.attempt, this.madeBlock);
+  committed(now: Date): void {
+    this.velocity?.sent(now);
+    const monitored = this.monitoredFindings();
+    if (monitored.length > 0 || this.madeBlock) this.tools.committed(this.scope, monitored, this.madeBlock);
   }
 
   attemptOf(mode: AttemptMode, findings: readonly Finding[], otpId: string | null, now: Date): AttemptRecord {
@@ -131,5 +146,14 @@ export class FraudCheck {
       blockedUntil: mode === 'blocked' && until.every((at) => at !== null) ? new Date(Math.max(...until.map((at) => at!.getTime()))) : null,
       createdAt: now,
     };
+  }
+
+  private monitoredFindings(): Finding[] {
+    return this.monitored.length + this.counted.length === 0 ? [] : distinctReasons([...this.monitored, ...this.counted]);
+  }
+
+  private recordKey(findings: readonly Finding[]): string {
+    const keys = findings.map((found) => `${found.reason}=${(RECORDED_BY[found.reason] ?? ((subject) => subject.recipient))(this.subject)}`);
+    return `${this.scope.accountId}:${this.scope.sandbox ? 1 : 0}:${keys.join('|')}`;
   }
 }

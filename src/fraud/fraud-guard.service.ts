@@ -3,6 +3,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { Database } from '../database/database.js';
 import type { SendBlockedDto } from './dto/fraud-attempt.dto.js';
 import { FraudAttemptRepository, type AttemptRecord } from './fraud-attempt.repository.js';
+import { MonitoredRecords } from './monitored-records.js';
 import { FraudBlocks } from './fraud-blocks.service.js';
 import { FraudCheck, type CheckTools, type FraudRefusal } from './fraud-check.js';
 import { FraudEvents } from './fraud-events.js';
@@ -13,6 +14,7 @@ import { FraudMetrics } from './fraud.metrics.js';
 import { canonicalIp } from './ip-address.js';
 import { VelocityCounts } from './velocity-counts.js';
 import { VelocityKeyRepository } from './velocity-key.repository.js';
+import { VelocityMemo } from './velocity-memo.js';
 
 /** Digits of a number left out of its prefix (SPEC-3 §3: the number without its last 4 digits). */
 const PREFIX_CUT = 4;
@@ -41,6 +43,7 @@ export interface GuardedSend {
 @Injectable()
 export class FraudGuard {
   private readonly tools: CheckTools;
+  private readonly memo = new VelocityMemo();
 
   constructor(
     private readonly database: Database,
@@ -55,7 +58,11 @@ export class FraudGuard {
       blocks,
       attempts,
       velocityKeys,
-      committed: (check, attempt, madeBlock) => this.settled(check.scope, attempt, madeBlock),
+      monitoredRecords: new MonitoredRecords(),
+      committed: (scope, monitored, madeBlock) => {
+        if (monitored.length > 0) this.metrics.counted('monitored', monitored);
+        if (madeBlock) this.reread(scope);
+      },
     };
   }
 
@@ -65,7 +72,8 @@ export class FraudGuard {
     const subject = subjectOf(send);
     if (isSafe(state, subject, now.getTime())) return new FraudCheck(this.tools, scope, subject, null, [], null, false);
     const { modes, thresholds } = state.policy;
-    const velocity = modes.velocity === 'off' ? null : VelocityCounts.of(scope, subject, thresholds, now, state.liftedAt('prefix', subject.prefix));
+    const velocity =
+      modes.velocity === 'off' ? null : VelocityCounts.of(scope, subject, thresholds, modes.velocity, now, state.liftedAt('prefix', subject.prefix), this.memo);
     const lockKeys = this.database.dialect === 'mysql' && modes.velocity === 'enforce';
     return new FraudCheck(this.tools, scope, subject, state, staticFindings(state, subject, now), velocity, lockKeys);
   }
@@ -87,13 +95,14 @@ export class FraudGuard {
       await this.events.blocked(sql, recorded);
       return { recorded, findings };
     });
-    this.settled(check.scope, attempt.recorded, madeBlock);
+    this.metrics.counted('blocked', attempt.findings);
+    if (madeBlock) this.reread(check.scope);
     return blockedAnswer(attempt.recorded, attempt.findings, now);
   }
 
-  private settled(scope: FraudScope, attempt: AttemptRecord | null, madeBlock: boolean): void {
-    if (attempt) this.metrics.counted(attempt);
-    if (madeBlock) void this.cache.changed(scope).catch(() => undefined);
+  /** After a block made here: the cache reads the account's settings again (a failure leaves it to the next refresh). */
+  private reread(scope: FraudScope): void {
+    void this.cache.changed(scope).catch(() => undefined);
   }
 }
 

@@ -3,7 +3,7 @@ import { Counter } from 'prom-client';
 import { Clock } from '../common/clock.js';
 import { Database } from '../database/database.js';
 import { Metrics } from '../metrics/metrics.js';
-import type { AttemptRecord } from './fraud-attempt.repository.js';
+import type { AttemptMode } from './fraud-attempt.repository.js';
 import { FraudBlockRepository } from './fraud-block.repository.js';
 import { BLOCK_SCOPES } from './fraud-state.js';
 
@@ -38,7 +38,8 @@ export class FraudMetrics implements OnModuleInit {
     );
   }
 
-  counted(attempt: AttemptRecord): void {
-    for (const reason of attempt.reasons) this.attempts.inc({ reason, mode: attempt.mode });
+  /** A send refused or let through with these signals (whether or not its attempt was written, see MonitoredRecords). */
+  counted(mode: AttemptMode, findings: ReadonlyArray<{ reason: string }>): void {
+    for (const { reason } of findings) this.attempts.inc({ reason, mode });
   }
 }

@@ -168,7 +168,7 @@ export class SendOtp {
       answer: issue.answer,
       committed: () => {
         this.delivery.committed('priority');
-        fraud.committed();
+        fraud.committed(now);
       },
     };
   }

@@ -10,8 +10,9 @@ import { columnsFor } from '../schema-columns.js';
  * a reference are not in them). An account's policy, lists and blocks, one set
  * per key mode, and the version every change of them bumps, which each
  * instance's cache polls; the attempts the guard refused or recorded, with
- * their reasons; the rows that serialise the sends sharing a velocity key on
- * MariaDB; and the one row of the low-conversion job.
+ * their reasons; a row per velocity key, which serialises the sends sharing
+ * it on MariaDB and keeps a country's sends by minute; and the one row of the
+ * low-conversion job.
  */
 export class OtpFraudGuard1765600000000 implements MigrationInterface {
   name = 'OtpFraudGuard1765600000000';
@@ -150,6 +151,9 @@ export class OtpFraudGuard1765600000000 implements MigrationInterface {
           c.exact('kind', 8, { isPrimary: true }),
           c.exactText('value', 128, { isPrimary: true }),
           c.time('touched_at'),
+          // a country's sends by minute, kept while its bursts are enforced: the newest minute, and the counts newest first
+          { name: 'minute', type: 'bigint', isNullable: true },
+          c.exact('counts', 128, { isNullable: true }),
         ],
         indices: [{ name: 'IDX_fraud_velocity_key_touched', columnNames: ['touched_at'] }],
       }),
