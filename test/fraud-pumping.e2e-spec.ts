@@ -125,6 +125,7 @@ describe('OTP fraud guard: pumping, conversion, escalation, concurrency', () => 
   it.each([
     ['client_ip', 'ip_per_hour', 'ip_velocity', (n: number) => ({ client_ip: '192.0.2.50', n })],
     ['user_ref', 'user_per_hour', 'user_velocity', (n: number) => ({ user_ref: 'compte-vole', n })],
+    ['country', 'country_per_10_min', 'country_burst', (n: number) => ({ n })],
   ])('accepts exactly the threshold of 50 simultaneous sends sharing one %s', async (_, threshold, reason, fields) => {
     const tenant = await createTenant(t);
     await calls.setPolicy(tenant, { modes: { velocity: 'enforce' }, thresholds: { [threshold]: 10 } });
