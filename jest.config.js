@@ -34,7 +34,8 @@ export default {
   testTimeout: 30_000,
   projects: [
     { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/*.e2e-spec.ts'] },
+    // with the bench's own spec: its floors do the statements the service does
+    { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/*.e2e-spec.ts', '<rootDir>/bench/*.e2e-spec.ts'] },
     // several instances on one MariaDB, and MariaDB outages: run by test:e2e:mysql only
     { ...common, displayName: 'e2e-mysql', rootDir: '.', testMatch: ['<rootDir>/test/mysql/*.e2e-spec.ts'] },
     // three instances on a three-node Galera cluster, the two-instance specs of what test/galera does not cover (a
@@ -53,6 +54,15 @@ export default {
     },
     // the spec that kills and restarts a node: run by test:e2e:galera after the others, alone on the cluster
     { ...galera, displayName: 'e2e-galera-node-failure', testMatch: ['<rootDir>/test/galera/node-failure.e2e-spec.ts'] },
+    // the images, compose.yaml, compose.cluster.yaml and the Kubernetes manifests under podman: run by test:containers,
+    // after the global setup has built the images
+    {
+      ...common,
+      displayName: 'containers',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/containers/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/containers/images.ts',
+    },
     // Swagger UI in headless Chromium: run by test:browser
     { ...common, displayName: 'browser', rootDir: '.', testMatch: ['<rootDir>/test/browser/*.e2e-spec.ts'] },
   ],

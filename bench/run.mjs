@@ -8,7 +8,11 @@
 //                   [--sms-send-only] (the OTP send with its baseline and the POST /sms/send scenarios alone)
 //                   [--campaign] (launch and materialisation of a campaign) [--campaign-only] (that alone)
 //                   [--campaign-recipients N] (its audience, default 50000)
-//                   [--port N] (ours on N, the baseline on N + 1; default 3401) [--mariadb-port N] (default 3326)
+//                   [--kannel-only] (POST /sms/send beside Kannel alone) [--kannel-bulk-requests N] (default 20)
+//                   [--workers N|auto] (the service's WORKERS, default 1; RSS is then the first process's)
+//                   [--skip-build] (dist/ as it is, for a bench beside another one)
+//                   [--port N] (ours on N, the baseline on N + 1, the OTP floor on N + 2, Kannel on N + 10 to N + 12;
+//                   default 3401) [--mariadb-port N] (default 3326)
 //                   [--buffer-pool-mb N] (MariaDB's innodb_buffer_pool_size; by default its own 128 MB, and 2,048 MB with
 //                   --fill, whose 2,000,000 rows have indexes that 128 MB cannot hold)
 //
@@ -17,9 +21,11 @@
 //
 // Builds the service, runs it in production mode (log level warn) on SQLite and then on MariaDB, and
 // measures each route with autocannon at each connection count, interleaved with the hand-written
-// baseline server of ../shared/bench/baseline (ours, baseline, ours, baseline). Prints a table with
-// req/s, p50, p99 and peak RSS, and each route's ratio to the baseline (medians of the rounds), and
-// writes the figures to bench/results/<time>.json and bench/results/latest.json. Each run of ours starts
+// baseline server of ../shared/bench/baseline (ours, baseline, ours, baseline) and, for the OTP send and the
+// verification, with their floor (bench/floor: the same statements behind a bare node:http server). Prints a table with
+// req/s, p50, p99 and peak RSS, and each route's ratio to the baseline (medians of the rounds), then the table of
+// `route, ours, floor, ratio` (lib/report.mjs: each figure of the targets at the last connection count), and writes
+// `{db, rows, details}` to bench/results/<time>.json and bench/results/latest.json. Each run of ours starts
 // once the dispatcher has handed over the messages of the sends before it.
 // The OTP send is also measured for an account with the fraud guard off and one with every velocity rule enforced (each
 // request from an end user of its own), each read against the send with the default policy of the same run.
@@ -54,6 +60,8 @@
 // in this process, sends lots of N messages to a group through POST /v1/sms/send; messages per second of each lot at the
 // SMSC, from its first submit_sm to its last, at least 3 rounds, the median; and how long an OTP sent once a tenth of each
 // lot is out takes to reach the SMSC.
+// Then POST /sms/send beside Kannel (lib/kannel.mjs), both asking the same SMSC for receipts: one recipient a request and
+// 1,000 a request, in turn, accepted per second.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -67,8 +75,9 @@ import { campaignThroughput } from './lib/campaigns.mjs';
 import { importThroughput } from './lib/imports.mjs';
 import { galeraComparison, galeraLines } from './lib/galera.mjs';
 import { fillMessageYear, metricsLoad, metricsPlans, smsOutPaging } from './lib/message-year.mjs';
-import { smscHandOver } from './lib/hand-over.mjs';
-import { printTable, SMS_SEND } from './lib/report.mjs';
+import { smscHandOver, startSmsc } from './lib/hand-over.mjs';
+import { kannelComparison } from './lib/kannel.mjs';
+import { median, printFloorTable, printTable, SMS_SEND, targetRows } from './lib/report.mjs';
 import { sendFloor } from './lib/send-floor.mjs';
 import { startReceiver, webhookFanOut } from './lib/webhooks.mjs';
 
@@ -98,6 +107,10 @@ const { values: args } = parseArgs({
     campaign: { type: 'boolean', default: false },
     'campaign-only': { type: 'boolean', default: false },
     'campaign-recipients': { type: 'string', default: '50000' },
+    'kannel-only': { type: 'boolean', default: false },
+    workers: { type: 'string', default: '1' },
+    'skip-build': { type: 'boolean', default: false },
+    'kannel-bulk-requests': { type: 'string', default: '20' },
     port: { type: 'string', default: '3401' },
     'mariadb-port': { type: 'string', default: '3326' },
   },
@@ -108,7 +121,9 @@ const connectionCounts = (args.quick ? '50' : args.connections).split(',').map(N
 const rounds = Number(args.quick ? 1 : args.rounds);
 const databases = args.db === 'both' ? ['sqlite', 'mysql'] : args.db === 'galera' ? [] : [args.db];
 /** The one part of the bench asked for alone, if any. */
-const only = ['webhooks-only', 'address-book-only', 'sms-out-only', 'metrics-only', 'imports-only', 'handover-only', 'sms-send-only', 'campaign-only'].find((part) => args[part]);
+const only = ['webhooks-only', 'address-book-only', 'sms-out-only', 'metrics-only', 'imports-only', 'handover-only', 'sms-send-only', 'campaign-only', 'kannel-only'].find(
+  (part) => args[part],
+);
 const smsOut = args['sms-out'] || only === 'sms-out-only';
 const metrics = args.metrics || only === 'metrics-only';
 const bufferPoolMb = args['buffer-pool-mb'] ?? (args.fill ? '2048' : null);
@@ -118,12 +133,13 @@ const MARIADB = { MARIADB_PORT: args['mariadb-port'], MARIADB_DATADIR: `/tmp/ben
 const METRICS_TOKEN = 'bench-metrics-token';
 const OURS_PORT = Number(args.port);
 const BASELINE_PORT = OURS_PORT + 1;
+const FLOOR_PORT = OURS_PORT + 2;
 
-build();
+if (!args['skip-build']) build();
 const report = {
   started: new Date().toISOString(),
   machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
-  settings: { duration, warmup, connections: connectionCounts, rounds, buffer_pool_mb: bufferPoolMb },
+  settings: { duration, warmup, connections: connectionCounts, rounds, buffer_pool_mb: bufferPoolMb, workers: args.workers },
   databases: {},
 };
 
@@ -146,10 +162,12 @@ if (args.db === 'galera') {
   });
 }
 
+const rows = Object.entries(report.databases).flatMap(([db, result]) => targetRows(db, result, connectionCounts.at(-1)));
+const written = { db: Object.keys(report.databases).join(',') || args.db, rows, ...report };
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
 const file = join(ROOT, 'bench', 'results', `${report.started.replace(/[:.]/g, '-')}.json`);
-writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
+writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(written, null, 2)}\n`);
 for (const [db, result] of Object.entries(report.databases)) {
   if (Object.keys(result.scenarios).length > 0) printTable(db, result);
   printFraudGuard(result.scenarios);
@@ -165,6 +183,7 @@ for (const [db, result] of Object.entries(report.databases)) {
   if (result.hand_over) console.log(`${db} hand-over to a local SMSC: ${handOverLine(result.hand_over)}`);
 }
 if (report.galera) for (const line of galeraLines(report.galera)) console.log(`galera ${line}`);
+if (rows.length > 0) printFloorTable(rows);
 console.log(`\nfigures written to ${file}`);
 
 async function benchDatabase(db) {
@@ -175,13 +194,14 @@ async function benchDatabase(db) {
     const bufferPool = bufferPoolMb ? { MARIADB_EXTRA_ARGS: `--innodb-buffer-pool-size=${Number(bufferPoolMb)}M` } : {};
     mariadb('start', { ...MARIADB, MARIADB_FAST: '0', ...bufferPool });
     mysql = { host: '127.0.0.1', port: MARIADB.MARIADB_PORT, user: 'app', password: 'app' };
-    await recreateDatabases(mysql, ['app_bench', 'app_baseline']);
+    await recreateDatabases(mysql, ['app_bench', 'app_baseline', 'app_floor']);
   }
   const oursEnv = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     PORT: String(OURS_PORT),
     HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${OURS_PORT}`,
     JWT_SECRET: SECRET,
     OTP_SECRET: SECRET,
     DATA_DIR: work,
@@ -190,10 +210,12 @@ async function benchDatabase(db) {
     METRICS_TOKEN,
     // the fan-out's receiver listens on 127.0.0.1
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WORKERS: args.workers,
     ...(db === 'sqlite'
       ? { DB_TYPE: 'sqlite', DB_PATH: join(work, 'messaging.sqlite') }
       : { DB_TYPE: 'mysql', DB_HOST: mysql.host, DB_PORT: mysql.port, DB_USER: mysql.user, DB_PASSWORD: mysql.password, DB_NAME: 'app_bench' }),
   };
+  const floorEnv = { ...oursEnv, PORT: String(FLOOR_PORT), ...(db === 'sqlite' ? { DB_PATH: join(work, 'floor.sqlite') } : { DB_NAME: 'app_floor' }) };
   const baselineEnv = {
     PORT: String(BASELINE_PORT),
     ...(db === 'sqlite'
@@ -208,6 +230,8 @@ async function benchDatabase(db) {
   const server = await startNode('service', [...SERVICE_NODE_FLAGS, 'dist/main.js'], { env: oursEnv, port: OURS_PORT, healthPath: '/health/live' });
   const baselineDir = baselineDirectory();
   const reference = await startNode('baseline', ['server.mjs'], { env: baselineEnv, cwd: baselineDir, port: BASELINE_PORT, healthPath: '/health' });
+  const floorKey = `Bearer ${runCli(floorEnv, 'account:create', '--name', 'Bench floor', '--balance', '10000000000', '--sender', 'BENCH').api_key}`;
+  const floor = await startNode('floor', ['bench/floor/server.mjs'], { env: floorEnv, port: FLOOR_PORT, healthPath: '/health/live' });
   const baselineToken = (await import(join(baselineDir, 'server.mjs'))).signJwt(
     { sub: '1', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 86400 },
     'baseline-jwt-secret',
@@ -219,32 +243,36 @@ async function benchDatabase(db) {
   const rates = new Map();
 
   /** OTPs for a verification run: enough for what the last run of this kind managed, never reused. */
+  /** OTPs to verify; none when the harvest got no answer in time (a saturated machine): that run is skipped. */
   const verificationPairs = async (key, harvestFrom) => {
     const last = rates.get(key);
-    const rate = last ?? rates.get(`warm:${key.replace(/ \d+$/, '')}`) ?? 3000;
+    const warming = key.startsWith('warm ');
+    // before any verification has run, three times the warm-up's send rate
+    const rate = last ?? rates.get(`warm:${key.replace(/ \d+$/, '')}`) ?? 3 * (rates.get('warm:send (API key)') ?? 1000);
     // runs vary by ±30 % from one to the next on a shared machine, and a short warm-up by more
-    const wanted = Math.ceil(rate * duration * (last ? 1.6 : 2.5)) + 500;
-    return harvestFrom(wanted);
+    const wanted = Math.ceil(rate * (warming ? warmup : duration) * (last ? 1.6 : 2.5)) + 500;
+    const pairs = await harvestFrom(wanted);
+    return pairs.length > 0 ? pairs : null;
   };
-  const recipientPairs = async (amount) => {
+  const recipientPairs = async (amount, target = server, auth = keyAuth) => {
     // the send answer has no recipient: each connection notes the one it sent to
     const request = {
-      ...sendRequest,
+      ...ours.send(auth),
       setupRequest: (req, context) => {
         context.to = nextRecipient();
         return { ...req, body: JSON.stringify({ channel: 'SMS', to: context.to, message: 'Votre code est ##OTP##.' }) };
       },
     };
-    return harvest(server.url, request, amount, (data, context) => ({ to: context.to, code: data.code, uniq_id: data.uniq_id }));
+    return harvest(target.url, request, amount, (data, context) => ({ to: context.to, code: data.code, uniq_id: data.uniq_id }));
   };
   const baselinePairs = async (amount) =>
     harvest(reference.url, baseline.send(baselineToken), amount, (data) => ({ uniq_id: data.uniq_id, code: data.code }));
 
   const allScenarios = [
-    { name: 'send (API key)', against: 'send', run: async () => sendRequest },
+    { name: 'send (API key)', against: 'send', floor: 'send', run: async () => sendRequest },
     ...(await fraudScenarios(server.url, oursEnv)),
     { name: 'send (JWT)', against: 'send', run: async () => ours.send(`Bearer ${jwt}`) },
-    { name: 'verify (right code)', against: 'verify', run: async (key) => ours.verify(keyAuth, await verificationPairs(key, recipientPairs)) },
+    { name: 'verify (right code)', against: 'verify', floor: 'verify', run: async (key) => ours.verify(keyAuth, await verificationPairs(key, recipientPairs)) },
     {
       name: 'verify (wrong code)',
       against: 'verify',
@@ -276,13 +304,19 @@ async function benchDatabase(db) {
     verify: async (key) => baseline.verify(baselineToken, await verificationPairs(key, baselinePairs)),
   };
 
-  const result = { scenarios: {}, baseline: {} };
+  const floors = {
+    send: async () => ours.send(floorKey),
+    verify: async (key) => ours.verify(floorKey, await verificationPairs(key, (amount) => recipientPairs(amount, floor, floorKey))),
+  };
+
+  const result = { scenarios: {}, baseline: {}, floor: {} };
   const record = (table, name, connections, figures) => {
     table[name] ??= {};
     (table[name][connections] ??= []).push(figures);
   };
   const run = async (target, table, name, key, requestFor, connections) => {
     const request = await requestFor(key);
+    if (request === null) return console.log(`${target.name.padEnd(8)} ${name.padEnd(22)} c=${String(connections).padStart(2)} skipped: no OTP to verify was sent`);
     // each run starts on a quiet server: not handing over the messages of the sends before it
     if (target === server) await outboxDrained(server.url, METRICS_TOKEN);
     const rss = rssSampler(target.pid);
@@ -295,13 +329,15 @@ async function benchDatabase(db) {
 
   // the warm-up rates size the first harvests of OTPs to verify
   const warmUp = async (chosen) => {
-    for (const scenario of chosen) {
-      const warm = await measure(server.url, [await scenario.run(`warm ${scenario.name}`)], { connections: 50, duration: warmup });
-      rates.set(`warm:${scenario.name}`, warm.rps);
-    }
+    const warm = async (target, key, request) => {
+      if (request) rates.set(key, (await measure(target.url, [request], { connections: 50, duration: warmup })).rps);
+    };
+    for (const scenario of chosen) await warm(server, `warm:${scenario.name}`, await scenario.run(`warm ${scenario.name}`));
     for (const against of new Set(chosen.map((scenario) => scenario.against).filter(Boolean))) {
-      const warm = await measure(reference.url, [await references[against](`warm ${against}`)], { connections: 50, duration: warmup });
-      rates.set(`warm:baseline ${against}`, warm.rps);
+      await warm(reference, `warm:baseline ${against}`, await references[against](`warm ${against}`));
+    }
+    for (const route of new Set(chosen.map((scenario) => scenario.floor).filter(Boolean))) {
+      await warm(floor, `warm:floor ${route}`, await floors[route](`warm floor ${route}`));
     }
   };
 
@@ -316,6 +352,7 @@ async function benchDatabase(db) {
         for (const scenario of scenarios) {
           await run(server, result.scenarios, scenario.name, `${scenario.name} ${connections}`, scenario.run, connections);
           await scenario.settle?.();
+          if (scenario.floor) await run(floor, result.floor, scenario.floor, `floor ${scenario.floor} ${connections}`, floors[scenario.floor], connections);
           if (scenario.against && !(result.baseline[scenario.against]?.[connections]?.length > round)) {
             await run(reference, result.baseline, scenario.against, `baseline ${scenario.against} ${connections}`, references[scenario.against], connections);
           }
@@ -376,6 +413,23 @@ async function benchDatabase(db) {
   }
 
   await server.stop();
+  await floor.stop();
+  if (!only || only === 'kannel-only') {
+    result.kannel = await kannelComparison(oursEnv, {
+      port: OURS_PORT,
+      duration,
+      rounds,
+      connections: connectionCounts.at(-1),
+      bulkRequests: Number(args['kannel-bulk-requests']),
+      startSmsc,
+      startService: (env) => startNode('service', [...SERVICE_NODE_FLAGS, 'dist/main.js'], { env, port: OURS_PORT, healthPath: '/health/live' }),
+      measure,
+      median,
+      nextRecipient,
+      runCli,
+      waitDrained: (url) => outboxDrained(url, METRICS_TOKEN),
+    });
+  }
   if (!only || only === 'handover-only') {
     // the service stopped above would take the lots' messages too, handing them to the log
     result.hand_over = await smscHandOver(oursEnv, { port: OURS_PORT, messages: Number(args['handover-messages']), window: 10, rounds: Math.max(rounds, 3) });

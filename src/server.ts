@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -21,7 +22,9 @@ async function bootstrap(): Promise<void> {
   const config = app.get<AppConfig>(appConfig.KEY);
   await app.listen(config.port, config.host);
 
-  const demo = await app.get(DemoAccount).createIfEmpty();
+  // one of several server processes (WORKERS): the first makes the demo account, the primary says when all serve
+  const worker = cluster.worker;
+  const demo = worker === undefined || worker.id === 1 ? await app.get(DemoAccount).createIfEmpty() : null;
   const url = `http://localhost:${config.port}`;
   if (demo) {
     process.stdout.write(
@@ -29,21 +32,28 @@ async function bootstrap(): Promise<void> {
         `Try: curl -H "Authorization: Bearer ${demo.api_key}" ${url}/v1/account\n`,
     );
   }
-  process.stdout.write(`Serving on ${url} (Swagger UI: ${url}/docs)\n`);
-  closeGracefullyOn(app, ['SIGTERM', 'SIGINT']);
+  if (worker === undefined) {
+    process.stdout.write(`Serving on ${url} (Swagger UI: ${url}/docs)\n`);
+    applicationLogger().info({ context: 'PublicUrl', publicUrl: config.publicUrl }, 'links in messages start with the public address (PUBLIC_URL)');
+  }
+  closeGracefullyOn(app, worker !== undefined);
 }
 
-const SHUTDOWN_DEADLINE_MS = 10_000;
+// below the 10 s that Docker, podman and Compose wait before SIGKILL by default
+const SHUTDOWN_DEADLINE_MS = 8_000;
 
 /**
- * Closes the HTTP server first, so that the requests in flight finish while
- * everything they use is still there, then runs Nest's shutdown: the
- * dispatcher settles what it claimed and the rate counts are flushed, the SMSC
- * bind and the SMTP pool close, then the database. The process then exits 0
- * by itself, having nothing left to do. Past the deadline, or on a second
- * signal, it exits 1 at once.
+ * On SIGTERM or SIGINT, closes the HTTP server first, so that the requests in
+ * flight finish while everything they use is still there, then runs Nest's
+ * shutdown: the dispatcher settles what it claimed and the rate counts are
+ * flushed, the SMSC bind and the SMTP pool close, then the database. The
+ * process then exits 0 by itself, having nothing left to do. Past the
+ * deadline, or on a second signal, it exits 1 at once. One of several server
+ * processes (`worker`) stops on SIGTERM, which its primary relays for both
+ * (a terminal's Ctrl-C reaches every process of the group), or when its
+ * primary has gone; it lets go of its channel to the primary once closed.
  */
-function closeGracefullyOn(app: NestFastifyApplication, signals: NodeJS.Signals[]): void {
+function closeGracefullyOn(app: NestFastifyApplication, worker: boolean): void {
   const logger = applicationLogger();
   let closing = false;
   const exitNow = (message: string, error?: unknown) => {
@@ -59,9 +69,15 @@ function closeGracefullyOn(app: NestFastifyApplication, signals: NodeJS.Signals[
       .getInstance()
       .close()
       .then(() => app.close())
+      .then(() => worker && process.connected && process.disconnect())
       .catch((error: unknown) => exitNow('shutdown failed', error));
   };
-  for (const signal of signals) process.on(signal, shutdown);
+  process.on('SIGTERM', shutdown);
+  if (!worker) process.on('SIGINT', shutdown);
+  else {
+    process.on('SIGINT', () => undefined);
+    process.once('disconnect', () => closing || shutdown('SIGTERM'));
+  }
 }
 
 bootstrap().catch((error: unknown) => {

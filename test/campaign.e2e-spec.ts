@@ -53,7 +53,7 @@ describe('campaign drafts', () => {
       lot: null,
       counts: {
         recipients: 0,
-        excluded: { desinscrit: 0, numero_invalide: 0, doublon: 0, destination_non_prise_en_charge: 0 },
+        excluded: { desinscrit: 0, numero_invalide: 0, doublon: 0, destination_non_prise_en_charge: 0, exclu_par_groupe: 0 },
         scheduled: 0,
         pending: 0,
         sent: 0,
@@ -140,7 +140,7 @@ describe('campaign drafts', () => {
     expect(edited).toMatchObject({ status: 200, message: 'succès', data: { name: 'B', message: 'x', group_ids: [other], webhook_url: null } });
     expect((await read(tenant, draft.id)).body.data).toEqual(edited.data);
     expect((await patch(tenant, draft.id, {}).expect(400)).body.errors[0]).toMatch(/^body: au moins un champ attendu/);
-    expect((await patch(tenant, draft.id, { name: null }).expect(400)).body).toEqual(invalid('name: doit être une chaîne de caractères'));
+    expect((await patch(tenant, draft.id, { name: null }).expect(400)).body).toEqual(invalid('name: ne doit pas être null'));
   });
 
   it('deletes a draft, which is gone afterwards', async () => {

@@ -54,6 +54,8 @@ describe('/v1/contact/import', () => {
       .map(({ phone, name, email, language, attributes, opted_out }) => ({ phone, name, email, language, attributes, opted_out }))
       .sort((a, b) => a.phone.localeCompare(b.phone));
   };
+  const jobCount = (tenant: Tenant) =>
+    t.database.run(async (sql) => Number((await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM contact_import WHERE account_id = ?', [tenant.accountId]))!.n));
   const contactCount = (tenant: Tenant) =>
     t.database.run(async (sql) => Number((await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM contact WHERE account_id = ?', [tenant.accountId]))!.n));
   const contact = (phone: string, fields: Partial<Contact> = {}): Contact => ({
@@ -98,6 +100,7 @@ describe('/v1/contact/import', () => {
           invalid: 0,
           errors: [],
           group_id: null,
+          encoding: 'utf-8',
           created_at: expect.stringMatching(TIME),
           finished_at: null,
         },
@@ -151,29 +154,57 @@ describe('/v1/contact/import', () => {
       ]);
     });
 
-    it('fails the whole job, importing nothing, for a Latin-1 file', async () => {
+    it('reads a file that is not UTF-8 as Windows-1252, and says so', async () => {
       const tenant = await createTenant(t);
 
-      const finished = await imported(tenant, Buffer.from('phone;nom\n+2250707070701;Awa Koné\n', 'latin1'));
+      const finished = await imported(tenant, Buffer.from('phone;name;ville\n+2250707070701;Awa Koné;Abidjan \x96 Cocody\n', 'latin1'));
 
-      expect(finished).toEqual(
-        expect.objectContaining({ status: 'failed', rows: 0, created: 0, errors: [{ row: 0, errors: ['fichier: encodage UTF-8 attendu'] }], finished_at: expect.stringMatching(TIME) }),
-      );
-      expect(await contactCount(tenant)).toBe(0);
+      expect(finished).toEqual(expect.objectContaining({ status: 'completed', rows: 1, created: 1, encoding: 'windows-1252', errors: [] }));
+      expect(await contacts(tenant)).toEqual([contact('+2250707070701', { name: 'Awa Koné', attributes: { ville: 'Abidjan – Cocody' } })]);
+    });
+
+    it('refuses a file that is not UTF-8 with encoding=utf-8, before queueing it', async () => {
+      const tenant = await createTenant(t);
+
+      const res = await importCsv(tenant, Buffer.from('phone;nom\n+2250707070701;Awa Koné\n', 'latin1'), '?encoding=utf-8');
+
+      expect(res.body).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['body: texte non UTF-8'] });
+      expect(await jobCount(tenant)).toBe(0);
+    });
+
+    it('reads UTF-8 with or without a byte-order mark, also with encoding=utf-8', async () => {
+      const tenant = await createTenant(t);
+
+      const withBom = await imported(tenant, '\uFEFFphone,name\n+2250707070701,Awa Koné\n', '?encoding=utf-8');
+      const without = await imported(tenant, 'phone,name\n+2250707070702,Bakary Traoré\n');
+
+      expect([withBom.encoding, without.encoding]).toEqual(['utf-8', 'utf-8']);
+      expect(await contacts(tenant)).toEqual([contact('+2250707070701', { name: 'Awa Koné' }), contact('+2250707070702', { name: 'Bakary Traoré' })]);
     });
 
     it.each([
-      ['no phone column', 'nom,email\nAwa,awa@example.com\n', { row: 1, errors: ["fichier: colonne phone obligatoire dans l'en-tête (ou phone_number, mobile, telephone, téléphone, numero)"] }],
-      ['a column twice', 'phone,Name,name\n+2250707070701,Awa,Awa\n', { row: 1, errors: ["fichier: colonne « name » en double dans l'en-tête"] }],
-      ['no header row', '\n\n', { row: 1, errors: ["fichier: ligne d'en-tête obligatoire"] }],
-      ['a quote never closed', 'phone,name\n+2250707070701,Awa\n+2250707070702,"Bakary\n', { row: 3, errors: ['fichier: CSV illisible (guillemet non fermé)'] }],
-      ['a spreadsheet', Buffer.from('PK\x03\x04rest of a zip', 'latin1'), { row: 0, errors: ['fichier: classeur Excel reçu, enregistrez-le au format CSV UTF-8'] }],
-    ])('fails the whole job for %s', async (_, csv, error) => {
+      ['no phone column', 'nom,email\nAwa,awa@example.com\n', 'fichier: colonne de téléphone introuvable (en-têtes: nom, email)'],
+      ['no phone column in a Windows-1252 file', Buffer.from('Prénom;Ville\nAwa;Abidjan\n', 'latin1'), 'fichier: colonne de téléphone introuvable (en-têtes: Prénom, Ville)'],
+      ['a column twice', 'phone,Name,name\n+2250707070701,Awa,Awa\n', "fichier: colonne « name » en double dans l'en-tête"],
+      ['no header row', '\n\n', "fichier: ligne d'en-tête obligatoire"],
+      ['a spreadsheet', Buffer.from('PK\x03\x04rest of a zip', 'latin1'), 'fichier: classeur Excel reçu, enregistrez-le au format CSV UTF-8'],
+    ])('answers 400 for %s, before queueing anything', async (_, csv, error) => {
       const tenant = await createTenant(t);
 
-      const finished = await imported(tenant, csv);
+      const res = await importCsv(tenant, csv);
 
-      expect(finished).toEqual(expect.objectContaining({ status: 'failed', created: 0, errors: [error] }));
+      expect(res.body).toEqual({ status: 400, message: 'erreur_de_validation', errors: [error] });
+      expect([await jobCount(tenant), await contactCount(tenant)]).toEqual([0, 0]);
+    });
+
+    it('fails the whole job for a quote never closed after the header', async () => {
+      const tenant = await createTenant(t);
+
+      const finished = await imported(tenant, 'phone,name\n+2250707070701,Awa\n+2250707070702,"Bakary\n');
+
+      expect(finished).toEqual(
+        expect.objectContaining({ status: 'failed', created: 0, errors: [{ row: 3, errors: ['fichier: CSV illisible (guillemet non fermé)'] }], finished_at: expect.stringMatching(TIME) }),
+      );
       expect(await contactCount(tenant)).toBe(0);
     });
 
@@ -246,11 +277,25 @@ describe('/v1/contact/import', () => {
       ['application/json', '{"phone":"+2250707070701"}'],
       ['text/plain', 'phone\n+2250707070701\n'],
       ['application/vnd.ms-excel', 'phone\n+2250707070701\n'],
-    ])('answers 415 to a %s body', async (type, body) => {
+    ])('answers 415 to a %s body, naming the types it takes', async (type, body) => {
       const res = await post(await createTenant(t)).set('Content-Type', type).send(body);
 
       expect(res.status).toBe(415);
-      expect(res.body).toEqual({ status: 415, message: 'type_de_contenu_non_supporte' });
+      expect(res.body).toEqual({ status: 415, message: 'type_de_contenu_non_supporte', errors: ['content-type: text/csv ou multipart/form-data attendu'] });
+    });
+
+    it('takes a form of the file and 20 other fields, and names the limit past them', async () => {
+      const tenant = await createTenant(t);
+      const form = (fields: number, files = 1) => {
+        let request = post(tenant);
+        for (let n = 0; n < fields; n++) request = request.field(`note${n}`, 'x');
+        for (let n = 0; n < files; n++) request = request.attach(n === 0 ? 'file' : `file${n}`, Buffer.from('phone\n+2250707070701\n'), 'contacts.csv');
+        return request;
+      };
+
+      expect((await form(20)).status).toBe(202);
+      expect((await form(21)).body).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['body: formulaire: 20 champs au plus en plus du fichier'] });
+      expect((await form(0, 2)).body).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['body: formulaire: 1 fichier au plus (la partie file)'] });
     });
 
     it('still answers 415 to text/csv and multipart/form-data on every other route', async () => {
@@ -259,8 +304,9 @@ describe('/v1/contact/import', () => {
       const csv = await t.http().post('/v1/contact/bulk').set('Authorization', tenant.auth).set('Content-Type', 'text/csv').send('phone\n+2250707070701\n');
       const form = await t.http().post('/v1/contact').set('Authorization', tenant.auth).attach('file', Buffer.from('phone\n+2250707070701\n'), 'contacts.csv');
 
-      expect([csv.status, csv.body]).toEqual([415, { status: 415, message: 'type_de_contenu_non_supporte' }]);
-      expect([form.status, form.body]).toEqual([415, { status: 415, message: 'type_de_contenu_non_supporte' }]);
+      const json = { status: 415, message: 'type_de_contenu_non_supporte', errors: ['content-type: application/json attendu'] };
+      expect([csv.status, csv.body]).toEqual([415, json]);
+      expect([form.status, form.body]).toEqual([415, json]);
     });
 
     it('answers 413 to a file larger than CONTACT_IMPORT_MAX_BYTES, as text/csv or as a form part', async () => {
@@ -271,7 +317,7 @@ describe('/v1/contact/import', () => {
       const form = await post(tenant).attach('file', file, 'contacts.csv');
 
       expect([csv.status, csv.body]).toEqual([413, { status: 413, message: 'requete_trop_volumineuse' }]);
-      expect([form.status, form.body]).toEqual([413, { status: 413, message: 'requete_trop_volumineuse' }]);
+      expect([form.status, form.body]).toEqual([413, { status: 413, message: 'requete_trop_volumineuse', errors: [`file: ${MAX_BYTES} octets au plus (CONTACT_IMPORT_MAX_BYTES)`] }]);
     });
 
     it('accepts a file of exactly CONTACT_IMPORT_MAX_BYTES', async () => {
@@ -388,7 +434,7 @@ describe('/v1/contact/import', () => {
       await t.http().put('/v1/account/webhook').set('Authorization', tenant.auth).send({ url: receiver.url('/imports'), events: ['contact_import.completed'] }).expect(200);
 
       const done = await imported(tenant, 'phone\n+2250707070701\nfaux\n');
-      const failed = await imported(tenant, Buffer.from('phone\n+2250707070701 \xe9\n', 'latin1'));
+      const failed = await imported(tenant, 'phone,name\n+2250707070702,"Awa\n');
       await t.drain(WEBHOOK_QUEUE);
       const hooks = await until(() => receiver.at('/imports'), (received) => received.length >= 2);
 
@@ -406,6 +452,7 @@ describe('/v1/contact/import', () => {
           updated: 0,
           duplicates: 0,
           invalid: finished.invalid,
+          encoding: 'utf-8',
           group_id: null,
           created_at: finished.created_at,
           finished_at: finished.finished_at,

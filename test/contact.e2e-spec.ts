@@ -224,7 +224,9 @@ describe('/v1/contact', () => {
       const { id } = (await create({ phone: nextPhone() })).body.data;
 
       expect((await patch(id, {})).body).toEqual(invalid('body: au moins un champ attendu (phone, name, email, language, attributes)'));
-      expect((await patch(id, { opted_out: true })).body).toEqual(invalid('body: au moins un champ attendu (phone, name, email, language, attributes)'));
+      expect((await patch(id, { opted_out: true })).body).toEqual(
+        invalid('body: au moins un champ attendu (phone, name, email, language, attributes)', 'opted_out: champ inconnu'),
+      );
       expect((await patch(id, { email: 'nope' })).body).toEqual(invalid('email: adresse e-mail invalide'));
     });
 

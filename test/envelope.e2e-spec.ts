@@ -39,17 +39,18 @@ describe('Error envelope', () => {
     });
 
     it.each([
-      ['PUT', '/v1/account'],
-      ['POST', `/v1/group/${A_GROUP_ID}`],
-      ['GET', '/v1/otp/send'],
-      ['DELETE', '/v1/sms/out/abc'],
-    ])('answers 404 Non trouvé to %s %s', async (method, path) => {
+      ['PUT', '/v1/account', 'GET, HEAD'],
+      ['POST', `/v1/group/${A_GROUP_ID}`, 'GET, HEAD, PATCH, DELETE'],
+      ['PUT', '/v1/otp/verify', 'GET, HEAD, POST'],
+      ['DELETE', '/v1/sms/out/abc', 'GET, HEAD'],
+    ])('answers 405 methode_non_autorisee with Allow to %s %s, a path served with other methods', async (method, path, allow) => {
       const res = await t
         .http()
         [method.toLowerCase() as 'put' | 'post' | 'get' | 'delete'](path)
         .set('Authorization', tenant.auth);
 
-      expectAnswer(res, { status: 404, message: 'Non trouvé' });
+      expectAnswer(res, { status: 405, message: 'methode_non_autorisee', errors: [`méthode: ${method} non autorisée (${allow})`] });
+      expect(res.headers.allow).toBe(allow);
     });
   });
 
@@ -85,10 +86,10 @@ describe('Error envelope', () => {
       expectAnswer(res, { status: 400, message: 'erreur_de_validation', errors: ['body: JSON invalide'] });
     });
 
-    it('answers 400 JSON invalide to an empty application/json body', async () => {
+    it('takes an empty application/json body for no body', async () => {
       const res = await post('/v1/otp/send').set('Content-Type', 'application/json').send('');
 
-      expectAnswer(res, { status: 400, message: 'erreur_de_validation', errors: ['body: JSON invalide'] });
+      expectAnswer(res, { status: 400, message: 'erreur_de_validation', errors: ['body: doit être un objet JSON'] });
     });
 
     it('answers 400 with each required field to an empty JSON object', async () => {
@@ -127,7 +128,7 @@ describe('Error envelope', () => {
     });
 
     it('accepts a body just under BODY_LIMIT_BYTES', async () => {
-      const body = smsBody('+2250707070708', { padding: 'x'.repeat(1800) });
+      const body = smsBody('+2250707070708', { message: `Code ##OTP## ${'x'.repeat(1580)}` });
 
       const res = await post('/v1/otp/send').send(body);
 
@@ -141,13 +142,13 @@ describe('Error envelope', () => {
     ])('answers 415 to a %s body', async (type, body) => {
       const res = await post('/v1/otp/send').set('Content-Type', type).send(body);
 
-      expectAnswer(res, { status: 415, message: 'type_de_contenu_non_supporte' });
+      expectAnswer(res, { status: 415, message: 'type_de_contenu_non_supporte', errors: ['content-type: application/json attendu'] });
     });
 
     it('answers 415 to a text/plain body on /v1/otp/verify', async () => {
       const res = await post('/v1/otp/verify').set('Content-Type', 'text/plain').send('to=+2250707070707&code=123456');
 
-      expectAnswer(res, { status: 415, message: 'type_de_contenu_non_supporte' });
+      expectAnswer(res, { status: 415, message: 'type_de_contenu_non_supporte', errors: ['content-type: application/json attendu'] });
     });
   });
 

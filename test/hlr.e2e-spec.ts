@@ -95,7 +95,7 @@ describe('/v1/hlr with the local provider', () => {
       const tenant = await createTenant(t);
       expect((await submit(tenant, {}).expect(400)).body).toEqual(invalid('numbers: au moins un numéro (numbers ou number)'));
       expect((await submit(tenant, { numbers: [] }).expect(400)).body).toEqual(invalid('numbers: doit être une liste de 1 à 1000 numéros'));
-      expect((await submit(tenant, { numbers: ['+2250707070707', 7] }).expect(400)).body).toEqual(invalid('numbers: doit être une liste de 1 à 1000 numéros'));
+      expect((await submit(tenant, { numbers: ['+2250707070707', 7] }).expect(400)).body).toEqual(invalid('numbers[1]: doit être une chaîne de caractères'));
       expect((await submit(tenant, { numbers: Array.from({ length: 1001 }, () => '+2250707070707') }).expect(400)).body).toEqual(
         invalid('numbers: doit être une liste de 1 à 1000 numéros'),
       );

@@ -324,7 +324,7 @@ describe('POST /v1/otp/send with Idempotency-Key', () => {
     };
 
     expect(operation.parameters).toContainEqual(
-      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string' } }),
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false, schema: expect.objectContaining({ type: 'string', minLength: 1, maxLength: 255 }) }),
     );
     expect(operation.responses['409'].content['application/json'].schema.example).toEqual({
       status: 409,

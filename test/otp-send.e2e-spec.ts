@@ -104,11 +104,11 @@ describe('POST /v1/otp/send', () => {
       expect(verified.body.data.application_name).toBe('MonApp');
     });
 
-    it('ignores unknown fields', async () => {
+    it('refuses unknown fields, sending and charging nothing', async () => {
       const tenant = await createTenant(t);
       const res = await send(tenant, smsBody(TO, { colour: 'blue', otp_lenght: 99 }));
-      expect(res.body).toMatchObject({ status: 200, message: 'succès' });
-      expect(res.body.data.code).toMatch(/^\d{6}$/);
+      expect(res.body).toEqual({ status: 400, message: 'erreur_de_validation', errors: ['colour: champ inconnu', 'otp_lenght: champ inconnu'] });
+      expect((await t.http().get('/v1/balance').set('Authorization', tenant.auth).expect(200)).body.data.balance).toBe(1000);
     });
 
     it('drops a __proto__ key instead of letting it reach the body', async () => {
@@ -253,7 +253,7 @@ describe('POST /v1/otp/send', () => {
       const tenant = await createTenant(t);
       const res = await t.http().post('/v1/otp/send').set('Authorization', tenant.auth).set('Content-Type', 'text/plain').send('hello');
       expect(res.status).toBe(415);
-      expect(res.body).toEqual({ status: 415, message: 'type_de_contenu_non_supporte' });
+      expect(res.body).toEqual({ status: 415, message: 'type_de_contenu_non_supporte', errors: ['content-type: application/json attendu'] });
     });
 
     it('refuses a body larger than the limit with 413', async () => {

@@ -247,7 +247,7 @@ describe('POST /v1/sms/send', () => {
       [{ to: 2250707070707, message: 'x' }, 'to: doit être un numéro ou une liste de 1 à 1000 numéros'],
       [{ to: [], message: 'x' }, 'to: doit être un numéro ou une liste de 1 à 1000 numéros'],
       [{ to: Array.from({ length: 1001 }, (_, n) => ci(n)), message: 'x' }, 'to: doit être un numéro ou une liste de 1 à 1000 numéros'],
-      [{ to: [ci(1), 5], message: 'x' }, 'to: doit être un numéro ou une liste de 1 à 1000 numéros'],
+      [{ to: [ci(1), 5], message: 'x' }, 'to[1]: doit être une chaîne de caractères'],
       [{ contact_ids: ['nope'], message: 'x' }, 'contact_ids: doit être une liste de 1 à 1000 identifiants (UUID)'],
       [{ group_ids: Array.from({ length: 11 }, () => '0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e01'), message: 'x' }, 'group_ids: doit être une liste de 1 à 10 identifiants (UUID)'],
       [{ to: ci(1) }, 'message: est obligatoire'],
@@ -375,7 +375,7 @@ describe('POST /v1/sms/send', () => {
       expect(byId.body.data).toEqual({ cancelled: 1, refunded: 2.5, balance: 992.5 });
       expect(byLot.body.data).toEqual({ cancelled: 3, refunded: 7.5, balance: 1000 });
       expect(again.status).toBe(409);
-      expect(again.body).toEqual({ status: 409, message: 'transition_invalide', errors: ['status: message déjà transmis'] });
+      expect(again.body).toEqual({ status: 409, message: 'transition_invalide', errors: ['status: message déjà annulé'] });
       expect((await read(tenant, lot.messages[2].uniq_id).expect(200)).body.data.status).toBe('cancelled');
       expect(await balanceOf(tenant)).toBe(1000);
       expect(await t.database.run((sql) => sql.all("SELECT id FROM outbox WHERE account_id = ?", [tenant.accountId]))).toEqual([]);

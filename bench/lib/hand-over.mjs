@@ -60,11 +60,16 @@ export async function smscHandOver(env, { port, messages, window, rounds }) {
   }
 }
 
-/** An SMSC that takes every bind and every submit_sm, and notes when each submit arrived (and to whom, for the OTPs). */
-async function startSmsc() {
+/**
+ * An SMSC that takes every bind and every submit_sm, and notes when each submit arrived (and to whom, for the OTPs);
+ * with `receipts`, it answers each submit that asks for one with a final receipt (DELIVRD), as an SMSC does once the
+ * handset has the message.
+ */
+export async function startSmsc({ receipts = false } = {}) {
   const arrivals = [];
   const otps = new Map();
   let binds = 0;
+  let receiptsSent = 0;
   const server = smpp.createServer((session) => {
     // answers go out as they are ready, as an SMSC's do
     session.socket.setNoDelay(true);
@@ -80,7 +85,19 @@ async function startSmsc() {
     session.on('submit_sm', (pdu) => {
       arrivals.push(Date.now());
       if (pdu.destination_addr.startsWith('22501')) otps.set(`+${pdu.destination_addr}`, Date.now());
-      session.send(pdu.response({ message_id: String(arrivals.length) }));
+      const messageId = String(arrivals.length);
+      session.send(pdu.response({ message_id: messageId }));
+      if (receipts && (Number(pdu.registered_delivery) & 1) === 1) {
+        receiptsSent++;
+        session.deliver_sm({
+          source_addr: pdu.destination_addr,
+          destination_addr: pdu.source_addr,
+          esm_class: smpp.ESM_CLASS.MC_DELIVERY_RECEIPT,
+          short_message: `id:${messageId} sub:001 dlvrd:001 submit date:2611220800 done date:2611220801 stat:DELIVRD err:000 text:`,
+          receipted_message_id: messageId,
+          message_state: 2,
+        });
+      }
     });
     session.on('error', () => undefined);
   });
@@ -93,6 +110,10 @@ async function startSmsc() {
     get submits() {
       return arrivals.length;
     },
+    get receipts() {
+      return receiptsSent;
+    },
+    port: server.address().port,
     get lastAt() {
       return arrivals.at(-1);
     },

@@ -15,6 +15,8 @@ export const SERVICE_NODE_FLAGS = ['--max-old-space-size=128', '--max-semi-space
 const running = new Set();
 // a benchmark that fails half-way leaves no server behind to answer the next one
 process.on('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+// nor one that is interrupted
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1));
 
 const answers = (url) => fetch(url).then((response) => response.ok, () => false);
 
@@ -64,14 +66,17 @@ export function rssSampler(pid) {
   return { stop: () => (clearInterval(timer), sample(), Math.round(peak / 1024)) };
 }
 
+/** A command of the service's CLI, tried again while SQLite stays locked past its wait (a saturated machine). */
 export function runCli(env, ...args) {
-  const result = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`cli ${args[0]} failed: ${result.stderr}`);
-  return JSON.parse(result.stdout);
+  for (let attempt = 1; ; attempt++) {
+    const result = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
+    if (result.status === 0) return JSON.parse(result.stdout);
+    if (attempt >= 5 || !result.stderr.includes('database is locked')) throw new Error(`cli ${args[0]} failed: ${result.stderr}`);
+  }
 }
 
 /** The baseline server of ../shared/bench/baseline, run from a copy beside this project's node_modules. */

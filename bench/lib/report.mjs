@@ -90,3 +90,70 @@ function printFill(result) {
     );
   }
 }
+
+/**
+ * One row per figure of the targets, at `connections` (medians of the rounds): `{db, route, ours, floor, ratio, target,
+ * p99_ms, floor_p99_ms}`. The floor of the OTP send and of the verification is bench/floor; of a 1,000-recipient send,
+ * the same rows written by the bench (lib/send-floor.mjs); some figures are read against another of ours or Kannel,
+ * and two are reported against the figures the previous release reached. Null where a part was not run.
+ */
+export function targetRows(db, result, connections) {
+  const at = (table, name) => {
+    const runs = table?.[name]?.[connections];
+    return Array.isArray(runs) && runs.length > 0 ? summarise(runs) : null;
+  };
+  const row = (route, target, ours, floor, p99 = null, floorP99 = null) => ({
+    db,
+    route,
+    ours: ours ?? null,
+    floor: floor ?? null,
+    ratio: ours != null && floor ? Number((ours / floor).toFixed(2)) : null,
+    target,
+    p99_ms: p99,
+    floor_p99_ms: floorP99,
+  });
+  const send = at(result.scenarios, 'send (API key)');
+  const verify = at(result.scenarios, 'verify (right code)');
+  const floorSend = at(result.floor, 'send');
+  const floorVerify = at(result.floor, 'verify');
+  const baseSend = at(result.baseline, 'send');
+  const baseVerify = at(result.baseline, 'verify');
+  const one = at(result.scenarios, SMS_SEND.one);
+  const hooked = at(result.scenarios, SMS_SEND.oneWebhook);
+  const bulkRuns = result.scenarios?.[SMS_SEND.manyLater]?.[connections];
+  const bulk = Array.isArray(bulkRuns) ? Math.round(median(bulkRuns.map((run) => run.per_second)) * SMS_SEND.many) : null;
+  const kannel = result.kannel;
+  return [
+    row('POST /otp/send ÷ its floor (req/s)', '≥ 0.85', send?.rps, floorSend?.rps, send?.p99, floorSend?.p99),
+    row('POST /otp/verify ÷ its floor (req/s)', '≥ 0.9', verify?.rps, floorVerify?.rps, verify?.p99, floorVerify?.p99),
+    row('POST /otp/send ÷ the raw baseline (req/s)', 'reported', send?.rps, baseSend?.rps, send?.p99, baseSend?.p99),
+    row('POST /otp/verify ÷ the raw baseline (req/s)', 'reported', verify?.rps, baseVerify?.rps, verify?.p99, baseVerify?.p99),
+    row('1,000 recipients a request ÷ its floor (recipients/s)', '≥ 0.8', bulk, result.send_floor?.per_second),
+    row('POST /sms/send, one recipient ÷ the OTP send (req/s)', '≥ 0.9', one?.rps, send?.rps, one?.p99, send?.p99),
+    row('every message with a webhook_url ÷ without (req/s)', '≥ 0.88', hooked?.rps, one?.rps, hooked?.p99, one?.p99),
+    row('one SMS a request, receipts asked ÷ Kannel sendsms (req/s)', '≥ 1.0', kannel?.one.ours.rps, kannel?.one.kannel.rps, kannel?.one.ours.p99, kannel?.one.kannel.p99),
+    row('1,000 a request, receipts asked ÷ Kannel sendsms (recipients/s)', '≥ 3', kannel?.many.ours, kannel?.many.kannel),
+    row('hand-over to a local SMSC (messages/s)', '≥ 5,851', result.hand_over?.per_second, null),
+    row('webhook fan-out (events/s)', '≥ 4,399', result.webhooks?.per_second, null),
+  ];
+}
+
+/** The table of the targets: route, ours, floor, ratio (and the target), p99 beside the floor's p99. */
+export function printFloorTable(rows) {
+  const cell = (value) => (value == null ? '—' : typeof value === 'number' ? value.toLocaleString('en') : String(value));
+  const columns = [
+    ['db', 7, (row) => row.db],
+    ['route', 64, (row) => row.route],
+    ['ours', 9, (row) => row.ours],
+    ['floor', 9, (row) => row.floor],
+    ['ratio', 6, (row) => row.ratio],
+    ['target', 9, (row) => row.target],
+    ['p99 ms', 7, (row) => row.p99_ms],
+    ['floor p99', 9, (row) => row.floor_p99_ms],
+  ];
+  console.log('\nroute, ours, floor, ratio (medians of the rounds; the floor column holds what each figure is read against)');
+  console.log(columns.map(([name, width], index) => (index < 2 ? name.padEnd(width) : name.padStart(width))).join(' '));
+  for (const row of rows) {
+    console.log(columns.map(([, width, read], index) => (index < 2 ? cell(read(row)).padEnd(width) : cell(read(row)).padStart(width))).join(' '));
+  }
+}

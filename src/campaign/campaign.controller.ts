@@ -14,6 +14,7 @@ import { CampaignDto } from './dto/campaign.dto.js';
 import { CampaignQueryDto, CancelCampaignDto, CreateCampaignDto, LaunchCampaignDto, UpdateCampaignDto } from './dto/campaign-input.dto.js';
 import { CancelCampaign } from './cancel-campaign.usecase.js';
 import { LaunchCampaign } from './launch-campaign.usecase.js';
+import { TakesNoBody } from '../common/validation/takes-no-body.decorator.js';
 
 export const CampaignIdParam = () =>
   ApiParam({ name: 'id', format: 'uuid', description: 'Identifier of the campaign', example: '0193a3c2-d1e2-7f30-8a4b-5c6d7e8f9a01' });
@@ -106,6 +107,7 @@ export class CampaignController {
   @RespondWith(200, 'success')
   @CampaignNotFound()
   @NotADraft()
+  @TakesNoBody()
   remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
     return this.campaigns.remove(principal, id);
   }

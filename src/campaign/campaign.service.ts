@@ -16,7 +16,6 @@ import { CampaignRepository, type CampaignRecord, type DraftFields } from './cam
 import type { CampaignDto } from './dto/campaign.dto.js';
 import type { CampaignQueryDto, CreateCampaignDto, UpdateCampaignDto } from './dto/campaign-input.dto.js';
 
-const EDITABLE = ['name', 'message', 'sender', 'group_ids', 'exclude_group_ids', 'send_at', 'delivery_window', 'webhook_url', 'append_opt_out'] as const;
 
 /** Campaign drafts (create, edit, delete) and reads with live counts; launch and cancel are use cases of their own. */
 @Injectable()
@@ -84,7 +83,6 @@ export class CampaignService {
 
   /** Changes a draft; 409 once it is launched or cancelled. */
   async update(principal: Principal, id: string, dto: UpdateCampaignDto): Promise<CampaignDto> {
-    if (EDITABLE.every((field) => dto[field] === undefined)) throw ApiError.validation([`body: au moins un champ attendu (${EDITABLE.join(', ')})`]);
     const now = this.clock.now();
     const campaign = await this.database.transaction(async (sql) => {
       const draft = await this.draft(sql, principal, id);

@@ -11,13 +11,13 @@ import { ApprovedSenders } from '../sending/approved-senders.service.js';
 import { Audience } from '../sending/audience.service.js';
 import { ChargedSend, type Charge } from '../sending/charged-send.service.js';
 import { LotRepository } from '../sending/lot.repository.js';
-import { MessageComposer } from '../sending/message-composer.service.js';
+import { MessageComposer, type ComposedMessage } from '../sending/message-composer.service.js';
 import type { Rejection } from '../sending/rejection.js';
 import { SendSchedule } from '../sending/send-schedule.service.js';
 import { CampaignEvents } from './campaign-events.js';
 import { CAMPAIGN_NOT_FOUND, CAMPAIGN_REFUSALS } from './campaign-status.js';
 import { toCampaignDto } from './campaign-view.js';
-import { CampaignRepository, type CampaignRecord, type Exclusions } from './campaign.repository.js';
+import { CampaignRepository, NO_EXCLUSIONS, type CampaignRecord, type Exclusions } from './campaign.repository.js';
 import { CAMPAIGN_QUEUE } from './campaign.worker.js';
 import type { CampaignDto } from './dto/campaign.dto.js';
 import type { LaunchCampaignDto } from './dto/campaign-input.dto.js';
@@ -58,41 +58,12 @@ export class LaunchCampaign {
     if (campaign.status !== 'draft') throw ApiError.conflict('transition_invalide', [CAMPAIGN_REFUSALS[campaign.status]]);
     const dueAt = this.schedule.dueAt(dto.send_at === undefined ? campaign.sendAt : new Date(dto.send_at), now);
     const sender = campaign.senderId === null ? await this.senders.named(sql, campaign.accountId, undefined) : await this.senders.byId(sql, campaign.accountId, campaign.senderId);
+    const { messages, rejected, excludedByGroup } = await this.audienceOf(sql, campaign);
+    const total = messages.reduce((sum, message) => sum + message.amount, 0);
+    await this.freeze(sql, campaign, messages, lot, now);
 
-    const { recipients, rejected } = await this.audience.expand(sql, {
-      accountId: campaign.accountId,
-      sandbox: campaign.sandbox,
-      to: [],
-      contactIds: [],
-      groupIds: campaign.groupIds,
-      excludeGroupIds: campaign.excludeGroupIds,
-      defaultCountry: undefined,
-      limit: { most: this.config.maxRecipients, field: 'group_ids', problem: `au plus ${this.config.maxRecipients} destinataires par campagne` },
-    });
-    const composition = { accountId: campaign.accountId, sandbox: campaign.sandbox, message: campaign.message, appendOptOut: campaign.appendOptOut };
-    const messages = await this.composer.compose(sql, composition, recipients, rejected);
-    if (messages.length === 0) throw ApiError.invalidField('group_ids', 'aucun destinataire');
-    const charged = (amount: number) => (campaign.sandbox ? 0 : amount);
-    const total = messages.reduce((sum, message) => sum + charged(message.amount), 0);
-
-    await this.lots.insertGenerated(sql, { accountId: campaign.accountId, lot, test: campaign.sandbox, campaignId: campaign.id, at: now });
-    await this.campaigns.insertRecipients(
-      sql,
-      campaign.id,
-      messages.map((message, n) => ({
-        n,
-        contactId: message.recipient.contact?.id ?? null,
-        phone: message.recipient.phone,
-        country: message.recipient.country,
-        priceId: message.priceId,
-        message: message.text,
-        segments: message.segments,
-        encoding: message.encoding,
-        amount: charged(message.amount),
-      })),
-    );
     const status = dueAt.getTime() > now.getTime() ? 'scheduled' : 'running';
-    const excluded = tally(rejected);
+    const excluded = tally(rejected, excludedByGroup);
     await this.campaigns.launch(sql, campaign.id, { status, senderId: sender.id, lot, recipients: messages.length, excluded, amount: total, sendAt: dueAt, at: now });
     const launched: CampaignRecord = {
       ...campaign,
@@ -116,10 +87,48 @@ export class LaunchCampaign {
       committed: () => this.jobs.wake(CAMPAIGN_QUEUE),
     };
   }
+
+  /** The groups' members as they are now, screened, each with its priced text (what a sandbox campaign is not charged is 0). */
+  private async audienceOf(sql: Sql, campaign: CampaignRecord): Promise<{ messages: ComposedMessage[]; rejected: Rejection[]; excludedByGroup: number }> {
+    const { recipients, rejected, excludedByGroup } = await this.audience.expand(sql, {
+      accountId: campaign.accountId,
+      sandbox: campaign.sandbox,
+      to: [],
+      contactIds: [],
+      groupIds: campaign.groupIds,
+      excludeGroupIds: campaign.excludeGroupIds,
+      defaultCountry: undefined,
+      limit: { most: this.config.maxRecipients, field: 'group_ids', problem: `au plus ${this.config.maxRecipients} destinataires par campagne` },
+    });
+    const composition = { accountId: campaign.accountId, sandbox: campaign.sandbox, message: campaign.message, appendOptOut: campaign.appendOptOut };
+    const messages = await this.composer.compose(sql, composition, recipients, rejected);
+    if (messages.length === 0) throw ApiError.invalidField('group_ids', 'aucun destinataire');
+    return { messages: campaign.sandbox ? messages.map((message) => ({ ...message, amount: 0 })) : messages, rejected, excludedByGroup };
+  }
+
+  /** Names the lot and freezes the recipients, for the worker to turn into messages. */
+  private async freeze(sql: Sql, campaign: CampaignRecord, messages: ComposedMessage[], lot: string, now: Date): Promise<void> {
+    await this.lots.insertGenerated(sql, { accountId: campaign.accountId, lot, test: campaign.sandbox, campaignId: campaign.id, at: now });
+    await this.campaigns.insertRecipients(
+      sql,
+      campaign.id,
+      messages.map((message, n) => ({
+        n,
+        contactId: message.recipient.contact?.id ?? null,
+        phone: message.recipient.phone,
+        country: message.recipient.country,
+        priceId: message.priceId,
+        message: message.text,
+        segments: message.segments,
+        encoding: message.encoding,
+        amount: message.amount,
+      })),
+    );
+  }
 }
 
-function tally(rejected: readonly Rejection[]): Exclusions {
-  const excluded: Exclusions = { desinscrit: 0, numero_invalide: 0, doublon: 0, destination_non_prise_en_charge: 0 };
+function tally(rejected: readonly Rejection[], excludedByGroup: number): Exclusions {
+  const excluded: Exclusions = { ...NO_EXCLUSIONS, exclu_par_groupe: excludedByGroup };
   for (const { reason } of rejected) if (reason in excluded) excluded[reason as keyof Exclusions]++;
   return excluded;
 }

@@ -1,5 +1,5 @@
 import { isValid as isUlidString, monotonicFactory } from 'ulid';
-import { v7 as uuidv7, validate as isUuidString } from 'uuid';
+import { v7 as uuidv7 } from 'uuid';
 import { pooledRandomByte, pooledRandomBytes } from './crypto/random-pool.js';
 
 const clock = { msecs: -Infinity, seq: 0 };
@@ -37,6 +37,11 @@ export function uuidV7Floor(at: Date): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
 }
 
-export const isUuid = (value: string): boolean => isUuidString(value);
+/** A UUID as the `uuid` package validates one (versions 1 to 8, the nil and the max UUID), for OpenAPI patterns too. */
+const H = '[0-9a-fA-F]';
+export const UUID_PATTERN = `^(?:${H}{8}-${H}{4}-[1-8]${H}{3}-[89abAB]${H}{3}-${H}{12}|0{8}-0{4}-0{4}-0{4}-0{12}|[fF]{8}-[fF]{4}-[fF]{4}-[fF]{4}-[fF]{12})$`;
+const UUID = new RegExp(UUID_PATTERN);
+
+export const isUuid = (value: string): boolean => UUID.test(value);
 
 export const isUlid = (value: string): boolean => value.length === 26 && isUlidString(value);

@@ -1,5 +1,5 @@
 import { isEmail } from 'class-validator';
-import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { getCountries, isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import { validInternational } from './international-number.js';
 import { TtlCache } from './ttl-cache.js';
 
@@ -62,7 +62,9 @@ function parseNational(input: string, country: string): Readonly<PhoneNumber> | 
   return Object.freeze({ e164: parsed.number, dialCode: `+${parsed.countryCallingCode}`, country: parsed.country ?? null });
 }
 
-/** An ISO 3166-1 alpha-2 code of a country with a numbering plan, as `default_country` takes it. */
+/** The ISO 3166-1 alpha-2 codes of the countries with a numbering plan, as `default_country` takes them. */
+export const PHONE_COUNTRIES: readonly string[] = getCountries().toSorted();
+
 export const isPhoneCountry = (value: unknown): value is string => typeof value === 'string' && /^[A-Z]{2}$/.test(value) && isSupportedCountry(value);
 
 const MAX_EMAIL_LENGTH = 254;

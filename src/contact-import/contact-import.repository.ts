@@ -3,7 +3,7 @@ import type { Page } from '../common/list/page.js';
 import { placeholders, readBoolean, readTime, type Param, type Sql } from '../database/sql.js';
 import { LeaseLost, type Lease } from '../jobs/lease.js';
 import { LeasedTable } from '../jobs/leased-table.js';
-import type { Delimiter } from './csv-file.js';
+import type { Delimiter, FileEncoding } from './csv-file.js';
 
 export const IMPORT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
@@ -34,6 +34,8 @@ export interface ImportJob extends ImportCounts {
   onDuplicate: 'skip' | 'update';
   defaultCountry: string | null;
   delimiter: Delimiter | null;
+  /** What the file came in; it is kept as UTF-8. */
+  encoding: FileEncoding;
   /** Data records already imported, from the start of the file. */
   position: number;
   /** Claims so far, this one included. */
@@ -43,7 +45,10 @@ export interface ImportJob extends ImportCounts {
   finishedAt: Date | null;
 }
 
-export type NewImportJob = Pick<ImportJob, 'id' | 'accountId' | 'sandbox' | 'groupId' | 'onDuplicate' | 'defaultCountry' | 'delimiter' | 'createdBy' | 'createdAt'>;
+export type NewImportJob = Pick<
+  ImportJob,
+  'id' | 'accountId' | 'sandbox' | 'groupId' | 'onDuplicate' | 'defaultCountry' | 'delimiter' | 'encoding' | 'createdBy' | 'createdAt'
+>;
 
 interface ImportRow {
   id: string;
@@ -54,6 +59,7 @@ interface ImportRow {
   on_duplicate: 'skip' | 'update';
   default_country: string | null;
   delimiter: Delimiter | null;
+  encoding: FileEncoding;
   position: number | string;
   total_rows: number | string;
   created: number | string;
@@ -68,7 +74,7 @@ interface ImportRow {
 }
 
 const COLUMNS = [
-  'id', 'account_id', 'sandbox', 'status', 'group_id', 'on_duplicate', 'default_country', 'delimiter', 'position', 'total_rows',
+  'id', 'account_id', 'sandbox', 'status', 'group_id', 'on_duplicate', 'default_country', 'delimiter', 'encoding', 'position', 'total_rows',
   'created', 'updated', 'duplicates', 'invalid', 'errors', 'attempts', 'created_by', 'created_at', 'finished_at',
 ];
 const SELECT = `SELECT ${COLUMNS.join(', ')} FROM contact_import`;
@@ -91,6 +97,7 @@ export class ContactImportRepository {
       on_duplicate: job.onDuplicate,
       default_country: job.defaultCountry,
       delimiter: job.delimiter,
+      encoding: job.encoding,
       available_at: job.createdAt,
       created_by: job.createdBy,
       created_at: job.createdAt,
@@ -98,8 +105,8 @@ export class ContactImportRepository {
     await sql.insert('contact_import_file', { import_id: job.id, content });
   }
 
-  async find(sql: Sql, accountId: string, id: string): Promise<ImportJob | null> {
-    const row = await sql.get<ImportRow>(`${SELECT} WHERE id = ? AND account_id = ?`, [id, accountId]);
+  async find(sql: Sql, accountId: string, sandbox: boolean, id: string): Promise<ImportJob | null> {
+    const row = await sql.get<ImportRow>(`${SELECT} WHERE id = ? AND account_id = ? AND sandbox = ?`, [id, accountId, sandbox]);
     return row ? toJob(row) : null;
   }
 
@@ -174,6 +181,7 @@ function toJob(row: ImportRow): ImportJob {
     onDuplicate: row.on_duplicate,
     defaultCountry: row.default_country,
     delimiter: row.delimiter,
+    encoding: row.encoding,
     position: Number(row.position),
     rows: Number(row.total_rows),
     created: Number(row.created),

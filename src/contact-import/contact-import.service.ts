@@ -12,7 +12,8 @@ import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.
 import { JobRunner } from '../jobs/job-runner.js';
 import { ContactImportRepository, type ImportCounts, type ImportJob, type NewImportJob } from './contact-import.repository.js';
 import { CONTACT_IMPORT_QUEUE } from './contact-import.worker.js';
-import type { Delimiter } from './csv-file.js';
+import { ImportFileError, readUpload, type Delimiter, type Upload } from './csv-file.js';
+import { readHeader } from './import-columns.js';
 import { ImportReader } from './import-reader.js';
 import type { ImportJobDto } from './dto/import-job.dto.js';
 import type { ImportQueryDto } from './dto/import-query.dto.js';
@@ -32,16 +33,22 @@ export class ContactImportService {
     private readonly clock: Clock,
   ) {}
 
-  /** A pending job for the file; 400 when `group_id` is not a group of the account. */
+  /**
+   * A pending job for the file; 400 when its encoding or its header row is
+   * refused (checked here, the rows by the worker), or when `group_id` is not
+   * a group of the account.
+   */
   async create(principal: Principal, file: Buffer, query: ImportQueryDto, idempotency?: IdempotentRequest): Promise<ImportJobDto> {
-    const job = await this.idempotency.once(principal.accountId, idempotency, (scope) => this.queue(principal, file, query, scope));
-    if (job.status === 'pending') this.reader.prepare(job.id, file, { delimiter: readDelimiter(query), defaultCountry: query.default_country ?? null });
+    const upload = checkedUpload(file, query);
+    const job = await this.idempotency.once(principal.accountId, idempotency, (scope) => this.queue(principal, upload, query, scope));
+    if (job.status === 'pending') this.reader.prepare(job.id, upload.bytes, { delimiter: readDelimiter(query), defaultCountry: query.default_country ?? null });
     this.jobs.wake(CONTACT_IMPORT_QUEUE);
     return job;
   }
 
-  async findOne(accountId: string, id: string): Promise<ImportJobDto> {
-    const job = isUuid(id) ? await this.database.run((sql) => this.imports.find(sql, accountId, id)) : null;
+  /** A job of the key's mode: the other mode's is 404, like another account's. */
+  async findOne(principal: Principal, id: string): Promise<ImportJobDto> {
+    const job = isUuid(id) ? await this.database.run((sql) => this.imports.find(sql, principal.accountId, principal.test, id)) : null;
     if (!job) throw ApiError.notFound('Non trouvé', [IMPORT_NOT_FOUND]);
     return toImportJobDto(job);
   }
@@ -56,7 +63,7 @@ export class ContactImportService {
     );
   }
 
-  private queue(principal: Principal, file: Buffer, query: ImportQueryDto, scope?: IdempotencyScope): Promise<ImportJobDto> {
+  private queue(principal: Principal, upload: Upload, query: ImportQueryDto, scope?: IdempotencyScope): Promise<ImportJobDto> {
     const createdAt = this.clock.now();
     const job: NewImportJob = {
       id: newId(createdAt),
@@ -66,6 +73,7 @@ export class ContactImportService {
       onDuplicate: query.on_duplicate ?? 'skip',
       defaultCountry: query.default_country ?? null,
       delimiter: readDelimiter(query),
+      encoding: upload.encoding,
       createdBy: principal.userId,
       createdAt,
     };
@@ -73,7 +81,7 @@ export class ContactImportService {
       if (job.groupId !== null && (await this.groups.existing(sql, job.accountId, [job.groupId])).size === 0) {
         throw ApiError.invalidField('group_id', 'groupe non trouvé');
       }
-      await this.imports.insert(sql, job, file);
+      await this.imports.insert(sql, job, upload.bytes);
       const answer = toImportJobDto({ ...job, status: 'pending', rows: 0, created: 0, updated: 0, duplicates: 0, invalid: 0, errors: [], finishedAt: null });
       await scope?.recordSuccess(sql, answer);
       return answer;
@@ -81,10 +89,22 @@ export class ContactImportService {
   }
 }
 
+/** The file as it is queued, its header row checked; 400 for what makes it impossible to import. */
+function checkedUpload(file: Buffer, query: ImportQueryDto): Upload {
+  try {
+    const upload = readUpload(file, query.encoding ?? 'auto', readDelimiter(query));
+    readHeader(upload.header);
+    return upload;
+  } catch (error) {
+    if (error instanceof ImportFileError) throw ApiError.validation([error.message]);
+    throw error;
+  }
+}
+
 /** The file's delimiter as asked; null: detected. */
 const readDelimiter = (query: ImportQueryDto): Delimiter | null => (query.delimiter === undefined || query.delimiter === 'auto' ? null : query.delimiter);
 
-function toImportJobDto(job: Pick<ImportJob, 'id' | 'status' | 'groupId' | 'createdAt' | 'finishedAt' | keyof ImportCounts>): ImportJobDto {
+function toImportJobDto(job: Pick<ImportJob, 'id' | 'status' | 'groupId' | 'encoding' | 'createdAt' | 'finishedAt' | keyof ImportCounts>): ImportJobDto {
   return {
     id: job.id,
     status: job.status,
@@ -95,6 +115,7 @@ function toImportJobDto(job: Pick<ImportJob, 'id' | 'status' | 'groupId' | 'crea
     invalid: job.invalid,
     errors: job.errors,
     group_id: job.groupId,
+    encoding: job.encoding,
     created_at: job.createdAt.toISOString(),
     finished_at: job.finishedAt === null ? null : job.finishedAt.toISOString(),
   };

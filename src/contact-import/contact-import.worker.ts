@@ -194,6 +194,7 @@ export class ContactImportWorker implements JobQueue<ImportJob> {
       duplicates: counts.duplicates,
       invalid: counts.invalid,
       group_id: job.groupId,
+      encoding: job.encoding,
       created_at: job.createdAt.toISOString(),
       finished_at: finished.at.toISOString(),
       sandbox: job.sandbox,

@@ -60,6 +60,21 @@ export async function parseRecords(
   return first!.records.concat(rest.records);
 }
 
+/** Bytes of a file read to find its header row before it is queued: a header is one line, far shorter. */
+const HEADER_BYTES = 64 * 1024;
+
+/** The first record of a file (its header row), read from its first 64 KiB; empty for an empty file. */
+export function parseFirstRecord(bytes: Buffer, delimiter: Delimiter): string[] {
+  const start = bytes.subarray(0, HEADER_BYTES);
+  // whole lines only: a record cut short by the 64 KiB would be misread, or refused for its quotes
+  const end = start.length < bytes.length ? Math.max(start.lastIndexOf(LF), start.lastIndexOf(CR)) + 1 : start.length;
+  try {
+    return (parseWhole(start.subarray(0, end), { ...LENIENT, delimiter, to: 1 }) as string[][])[0] ?? [];
+  } catch (error) {
+    throw failureOf(error);
+  }
+}
+
 /** How the second half of a file is parsed: as csv-parse goes on past a record, with the delimiters of the file. */
 export function parseSecondHalf(half: Buffer, delimiter: Delimiter, recordDelimiter: RecordDelimiter): string[][] {
   try {

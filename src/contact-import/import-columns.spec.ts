@@ -21,7 +21,7 @@ describe('readHeader', () => {
   });
 
   it.each([
-    [['name', 'email'], "fichier: colonne phone obligatoire dans l'en-tête (ou phone_number, mobile, telephone, téléphone, numero)"],
+    [['name', 'email'], 'fichier: colonne de téléphone introuvable (en-têtes: name, email)'],
     [['phone', 'Ville', 'ville '], "fichier: colonne « ville » en double dans l'en-tête"],
   ])('refuses the header %j', (header, message) => {
     expect(() => readHeader(header)).toThrow(new ImportFileError(1, message));

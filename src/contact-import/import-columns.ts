@@ -31,7 +31,10 @@ export function readHeader(header: readonly string[]): Column[] {
     const field = FIELD_NAMES.find((known) => known === name);
     return field ? { kind: field } : { kind: 'attribute', key: name };
   });
-  if (!phone) throw new ImportFileError(1, 'fichier: colonne phone obligatoire dans l\'en-tête (ou phone_number, mobile, telephone, téléphone, numero)');
+  if (!phone) {
+    const names = header.map((cell) => cell.trim()).filter((cell) => cell !== '');
+    throw new ImportFileError(1, `fichier: colonne de téléphone introuvable (en-têtes: ${names.join(', ').slice(0, 200) || 'aucun'})`);
+  }
   return columns;
 }
 

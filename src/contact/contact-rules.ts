@@ -1,14 +1,22 @@
 import { isIn, isString, maxLength } from 'class-validator';
 import { EMAIL_INVALID, isPhoneCountry, parseEmail, PHONE_INVALID, readPhone, type PhoneNumber } from '../common/recipient.js';
 import { Messages } from '../common/validation/messages.js';
-import { rule } from '../common/validation/rule.js';
+import { rule, type StatedSchema } from '../common/validation/rule.js';
 import { isPlainObject } from '../common/validation/request-validation.pipe.js';
-import { COUNTRY_INVALID } from '../common/validation/shared-rules.js';
+import { COUNTRY_INVALID, COUNTRY_SCHEMA } from '../common/validation/shared-rules.js';
 import { LANGUAGES } from '../common/language.js';
 
 export const MAX_ATTRIBUTES = 20;
 const ATTRIBUTE_KEY = /^[a-z0-9_]{1,32}$/;
 const MAX_ATTRIBUTE_VALUE = 255;
+
+/** The schema of `attributes`, stated by the rule that checks it. */
+const ATTRIBUTES_SCHEMA = {
+  type: 'object',
+  additionalProperties: { type: 'string', maxLength: MAX_ATTRIBUTE_VALUE },
+  propertyNames: { pattern: ATTRIBUTE_KEY.source },
+  maxProperties: MAX_ATTRIBUTES,
+};
 
 /** The problem with an `attributes` object, or null: at most 20 keys `[a-z0-9_]{1,32}` with text values of at most 255 characters. */
 export function attributesProblem(value: unknown): string | null {
@@ -33,8 +41,14 @@ const required =
   (value, fields) =>
     value === undefined || value === null ? Messages.required : check(value, fields);
 
-/** A field that may be left out or null. */
+/** A field that may be left out, but not null. */
 const optional =
+  (check: FieldCheck): FieldCheck =>
+  (value, fields) =>
+    value === undefined ? null : value === null ? Messages.notNull : check(value, fields);
+
+/** A field that may be left out or null (which clears it). */
+const nullable =
   (check: FieldCheck): FieldCheck =>
   (value, fields) =>
     value === undefined || value === null ? null : check(value, fields);
@@ -52,8 +66,8 @@ const text =
  */
 export const CONTACT_FIELDS = {
   phone: required(text((phone, fields) => (readContactPhone(phone, fields) ? null : PHONE_INVALID))),
-  name: optional(text((name) => (maxLength(name, MAX_NAME_LENGTH) ? null : Messages.maxLength(MAX_NAME_LENGTH)))),
-  email: optional(text((email) => (parseEmail(email) ? null : EMAIL_INVALID))),
+  name: nullable(text((name) => (maxLength(name, MAX_NAME_LENGTH) ? null : Messages.maxLength(MAX_NAME_LENGTH)))),
+  email: nullable(text((email) => (parseEmail(email) ? null : EMAIL_INVALID))),
   language: optional((language) => (isIn(language, LANGUAGES) ? null : Messages.oneOf(LANGUAGES))),
   attributes: optional(attributesProblem),
   default_country: optional((country) => (isPhoneCountry(country) ? null : COUNTRY_INVALID)),
@@ -61,12 +75,22 @@ export const CONTACT_FIELDS = {
 
 export type ContactField = keyof typeof CONTACT_FIELDS;
 
+/** What the rules of CONTACT_FIELDS state in a property's schema beyond its type. */
+const CONTACT_FIELD_SCHEMAS: Partial<Record<ContactField, StatedSchema>> = {
+  name: { maxLength: MAX_NAME_LENGTH },
+  email: { format: 'email' },
+  language: { enum: [...LANGUAGES] },
+  attributes: ATTRIBUTES_SCHEMA as StatedSchema,
+  default_country: COUNTRY_SCHEMA,
+};
+
 /** Checks a DTO property by its rule in CONTACT_FIELDS. */
 export const IsContactField = (field: ContactField) =>
   rule(
     `contact_${field}`,
     (value, args) => CONTACT_FIELDS[field](value, args.object) === null,
     (args) => CONTACT_FIELDS[field](args.value, args.object) ?? '',
+    CONTACT_FIELD_SCHEMAS[field],
   )();
 
 const CONTACT_FIELD_NAMES = Object.keys(CONTACT_FIELDS) as ContactField[];

@@ -15,6 +15,7 @@ import { BulkContactsDto, BulkResultDto } from './dto/bulk-contacts.dto.js';
 import { ContactDetailDto, ContactDto } from './dto/contact.dto.js';
 import { CreateContactDto, UpdateContactDto } from './dto/contact-input.dto.js';
 import { ContactQueryDto } from './dto/contact-query.dto.js';
+import { TakesNoBody } from '../common/validation/takes-no-body.decorator.js';
 
 const ContactIdParam = () =>
   ApiParam({ name: 'id', format: 'uuid', description: 'Identifier of the contact', example: '0193a3c2-a1b2-7c3d-8e4f-5a6b7c8d9e01' });
@@ -100,6 +101,7 @@ export class ContactController {
   @ContactIdParam()
   @RespondWith(200, 'success')
   @ContactNotFound()
+  @TakesNoBody()
   delete(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
     return this.contacts.delete(principal.accountId, id);
   }

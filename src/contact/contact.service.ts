@@ -65,7 +65,6 @@ export class ContactService {
   /** Writes the fields given (`attributes` replaced whole); 409 when the new phone is another contact's. */
   async update(principal: Principal, id: string, dto: UpdateContactDto): Promise<ContactDto> {
     const input = toContactInput(dto);
-    if (Object.keys(input).length === 0) throw ApiError.validation(['body: au moins un champ attendu (phone, name, email, language, attributes)']);
     const updated =
       isUuid(id) &&
       (await this.database.transaction(async (sql) => {

@@ -12,6 +12,7 @@ import { GroupIdParam, GroupNotFound } from '../group/group.controller.js';
 import { ContactDto } from './dto/contact.dto.js';
 import { AddMembersDto, AddResultDto, RemovedDto, RemoveMembersDto } from './dto/group-members.dto.js';
 import { GroupMembersService } from './group-members.service.js';
+import { TakesNoBody } from '../common/validation/takes-no-body.decorator.js';
 
 @ApiTags('Groupe')
 @Controller('group/:id/contacts')
@@ -58,6 +59,7 @@ export class GroupContactsController {
   @ApiParam({ name: 'contact_id', format: 'uuid', description: 'Identifier of the contact' })
   @RespondWith(200, 'success')
   @ApiFailure(404, 'Groupe non trouvé', 'No such group in the account; or `Contact non trouvé`: the contact is not a member')
+  @TakesNoBody()
   removeOne(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Param('contact_id') contactId: string): Promise<void> {
     return this.members.removeOne(principal.accountId, id, contactId);
   }

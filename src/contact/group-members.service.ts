@@ -36,7 +36,6 @@ export class GroupMembersService {
 
   /** Adds contacts by id and by phone; a phone the account has no contact for becomes one. */
   add(principal: Principal, groupId: string, dto: AddMembersDto): Promise<AddResultDto> {
-    if (dto.contact_ids === undefined && dto.phones === undefined) throw ApiError.validation(['body: contact_ids ou phones attendu']);
     const rejected: AddResultDto['rejected'] = [];
     const phones = (dto.phones ?? []).flatMap((value) => {
       const phone = parsePhone(value, dto.default_country);

@@ -9,6 +9,7 @@ import { RespondWithList } from '../common/list/respond-with-list.decorator.js';
 import { GroupDto } from './dto/group.dto.js';
 import { CreateGroupDto, GroupQueryDto, UpdateGroupDto } from './dto/group-input.dto.js';
 import { GROUP_NOT_FOUND, GroupService } from './group.service.js';
+import { TakesNoBody } from '../common/validation/takes-no-body.decorator.js';
 
 export const GroupIdParam = () =>
   ApiParam({ name: 'id', format: 'uuid', description: 'Identifier of the group', example: '0193a3c2-9d3a-7e5c-b12a-4d8b3e1f6a20' });
@@ -67,6 +68,7 @@ export class GroupController {
   @GroupIdParam()
   @RespondWith(200, 'success')
   @GroupNotFound()
+  @TakesNoBody()
   delete(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
     return this.groups.delete(principal.accountId, id);
   }

@@ -49,7 +49,6 @@ export class GroupService {
   }
 
   async update(accountId: string, groupId: string, dto: UpdateGroupDto): Promise<GroupDto> {
-    if (dto.name === undefined && dto.description === undefined) throw ApiError.validation(['body: au moins un champ attendu (name, description)']);
     const name = dto.name === undefined ? undefined : requiredName(dto.name);
     const updated =
       isUuid(groupId) &&

@@ -7,7 +7,8 @@ import { fingerprintOf, uploadFingerprintOf } from './fingerprint.js';
 import type { IdempotentRequest } from './idempotency.service.js';
 
 const IDEMPOTENCY_HEADER = 'idempotency-key';
-const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
+/** Printable ASCII; no space at either end, which HTTP would strip from a header value. */
+const KEY_PATTERN = /^[\x21-\x7E](?:[\x20-\x7E]{0,253}[\x21-\x7E])?$/;
 
 /**
  * The request's `Idempotency-Key` with the fingerprint of its route and its
@@ -32,6 +33,7 @@ export const ApiIdempotencyKey = () =>
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: KEY_PATTERN.source },
       description:
         'Up to 255 printable ASCII characters, unique per operation. A retry with the same key and the same body within 24 h ' +
         'replays the first answer (200, 400 or 402) without acting again.',

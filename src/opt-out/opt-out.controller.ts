@@ -9,6 +9,7 @@ import type { ListPage } from '../common/list/page.js';
 import { RespondWithList } from '../common/list/respond-with-list.decorator.js';
 import { AddOptOutsDto, AddOptOutsResultDto, OptOutDto, OptOutQueryDto } from './dto/opt-out.dto.js';
 import { NOT_LISTED, OptOutService, RECIPIENT_ONLY } from './opt-out.service.js';
+import { TakesNoBody } from '../common/validation/takes-no-body.decorator.js';
 
 const MODE = 'A sandbox (`mk_test_`) key has a list of its own, which applies to sandbox traffic only.';
 
@@ -50,6 +51,7 @@ export class OptOutController {
   @RespondWith(200, 'success')
   @ApiFailure(404, 'Non trouvé', 'The number is not on the list (also for a malformed number)', { errors: [NOT_LISTED] })
   @ApiFailure(409, 'transition_invalide', 'The number opted out itself: only its recipient can undo it', { errors: [RECIPIENT_ONLY] })
+  @TakesNoBody()
   remove(@CurrentPrincipal() principal: Principal, @Param('phone') phone: string): Promise<void> {
     return this.optOuts.remove({ accountId: principal.accountId, sandbox: principal.test }, phone, 'api');
   }

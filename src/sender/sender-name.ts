@@ -3,11 +3,9 @@
  * (alphanumeric), or up to 15 digits (a number). Letters are the unaccented
  * Latin ones that every SMSC accepts in an alphanumeric source address.
  */
-const ALPHANUMERIC = /^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$/;
-const NUMERIC = /^\d{1,15}$/;
+export const SENDER_NAME = /^(?:(?=[A-Za-z0-9 ]*[A-Za-z])[A-Za-z0-9](?:[A-Za-z0-9 ]{0,9}[A-Za-z0-9])?|\d{1,15})$/;
 
-export const isValidSenderName = (name: string): boolean =>
-  name.trim() === name && (ALPHANUMERIC.test(name) || NUMERIC.test(name));
+export const isValidSenderName = (name: string): boolean => SENDER_NAME.test(name);
 
 /** Senders are matched without case. */
 export const senderKey = (name: string): string => name.toLowerCase();

@@ -9,6 +9,7 @@ import { RespondWithList } from '../common/list/respond-with-list.decorator.js';
 import { SenderDto } from './dto/sender.dto.js';
 import { CreateSenderDto, SenderQueryDto } from './dto/sender-input.dto.js';
 import { SENDER_NOT_FOUND, SenderService } from './sender.service.js';
+import { TakesNoBody } from '../common/validation/takes-no-body.decorator.js';
 
 const SenderIdParam = () => ApiParam({ name: 'id', format: 'uuid', description: 'Identifier of the sender', example: '0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e03' });
 const SenderNotFound = () => ApiFailure(404, SENDER_NOT_FOUND, "No such sender in the caller's account (also for a malformed id)");
@@ -55,6 +56,7 @@ export class SenderController {
   @RespondWith(200, 'success')
   @SenderNotFound()
   @ApiFailure(409, 'transition_invalide', 'The sender is approved', { errors: ['status: seul un expéditeur en attente ou refusé peut être retiré'] })
+  @TakesNoBody()
   withdraw(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
     return this.senders.withdraw(principal.accountId, id);
   }
@@ -65,6 +67,7 @@ export class SenderController {
   @RespondWith(200, 'succès', SenderDto)
   @SenderNotFound()
   @ApiFailure(409, 'transition_invalide', 'The sender is not approved', { errors: ['status: seul un expéditeur approuvé peut être celui par défaut'] })
+  @TakesNoBody()
   makeDefault(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SenderDto> {
     return this.senders.makeDefault(principal.accountId, id);
   }

@@ -12,7 +12,7 @@ export interface DeliveryWindow {
   timezone: string;
 }
 
-const CLOCK_TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+export const CLOCK_TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 export const isClockTime = (value: unknown): value is string => typeof value === 'string' && CLOCK_TIME.test(value);
 

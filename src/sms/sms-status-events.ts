@@ -4,7 +4,7 @@ import type { Sql } from '../database/sql.js';
 import { SmsEventDataDto, SmsWebhookEventDto } from './dto/sms-event.dto.js';
 import { subscribes } from '../webhook/account-webhook.repository.js';
 import type { WebhookEventType } from '../webhook/webhook-event-types.js';
-import { WebhookEvents } from '../webhook/webhook-events.js';
+import { WebhookEvents, type WebhookEventInput } from '../webhook/webhook-events.js';
 import { WebhookSubjects } from '../webhook/webhook-subjects.js';
 import { MessageOutRepository, type MessageEventView } from './message-out.repository.js';
 
@@ -31,20 +31,14 @@ export class SmsStatusEvents {
 
   /** After status updates in `sql`: emits the events of the changes they made. */
   async changed(sql: Sql, uniqIds: readonly string[], at: Date): Promise<void> {
+    const events: WebhookEventInput[] = [];
     for (const message of await this.messages.findForEvents(sql, uniqIds)) {
       if (message.sequence === 0 || !REPORTED.has(message.status)) continue;
       const type = `sms.${message.status}` as WebhookEventType;
       if (message.webhookUrl === null && !subscribes(message.accountWebhookEvents, type)) continue;
-      await this.webhooks.emit(sql, {
-        accountId: message.accountId,
-        type,
-        url: message.webhookUrl,
-        subjectId: message.uniqId,
-        sequence: message.sequence,
-        at,
-        data: toSmsEventData(message, at),
-      });
+      events.push({ accountId: message.accountId, type, url: message.webhookUrl, subjectId: message.uniqId, sequence: message.sequence, at, data: toSmsEventData(message, at) });
     }
+    await this.webhooks.emitMany(sql, events);
   }
 }
 

@@ -6,6 +6,7 @@ import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
 import { UpdateWebhookDto, WebhookConfigDto, WebhookSecretDto } from './dto/webhook-config.dto.js';
 import { WebhookSettingsService } from './webhook-settings.service.js';
+import { TakesNoBody } from '../common/validation/takes-no-body.decorator.js';
 
 @ApiTags('Account')
 @Controller('account/webhook')
@@ -44,6 +45,7 @@ export class AccountWebhookController {
     description: 'Returns the new secret once. For 24 hours every event carries two signatures, by the new secret and by the old one.',
   })
   @RespondWith(200, 'succès', WebhookSecretDto)
+  @TakesNoBody()
   async rotateSecret(@CurrentPrincipal() principal: Principal): Promise<WebhookSecretDto> {
     return { secret: await this.settings.rotateSecret(principal.accountId) };
   }

@@ -36,6 +36,10 @@ interface EventRow {
   created_at: string | Date;
 }
 
+const EVENT_COLUMNS = ['id', 'account_id', 'type', 'subject_id', 'sequence', 'url', 'body', 'state', 'attempts', 'available_at', 'created_at'];
+const rowOf = (event: StoredWebhookEvent) => [event.id, event.accountId, event.type, event.subjectId, event.sequence, event.url, event.body, 'pending', 0, event.at, event.at];
+const ignoreDuplicate = (sql: Sql) => (sql.dialect === 'mysql' ? ' ON DUPLICATE KEY UPDATE id = id' : ' ON CONFLICT DO NOTHING');
+
 const EVENTS = new LeasedTable('webhook_event', ['id', 'account_id', 'type', 'subject_id', 'sequence', 'url', 'body', 'attempts', 'created_at']);
 
 /** What becomes of an event after an attempt. */
@@ -55,18 +59,24 @@ export class WebhookEventRepository {
    * is ignored: replaying a change does not report it twice.
    */
   async add(sql: Sql, event: StoredWebhookEvent): Promise<void> {
-    const values = [event.id, event.accountId, event.type, event.subjectId, event.sequence, event.url, event.body, 'pending', 0, event.at, event.at];
-    const columns = 'id, account_id, type, subject_id, sequence, url, body, state, attempts, available_at, created_at';
-    const ignoreDuplicate = sql.dialect === 'mysql' ? ' ON DUPLICATE KEY UPDATE id = id' : ' ON CONFLICT DO NOTHING';
+    const values = rowOf(event);
     if (event.url !== null) {
-      await sql.later(`INSERT INTO webhook_event (${columns}) VALUES (${placeholders(values)})${ignoreDuplicate}`, values);
+      await sql.later(`INSERT INTO webhook_event (${EVENT_COLUMNS.join(', ')}) VALUES (${placeholders(values)})${ignoreDuplicate(sql)}`, values);
       return;
     }
     await sql.later(
-      `INSERT INTO webhook_event (${columns}) SELECT ${placeholders(values)} FROM account_webhook w
-        WHERE w.account_id = ? AND ${WEBHOOK_ACTIVE} AND w.events LIKE ?${ignoreDuplicate}`,
+      `INSERT INTO webhook_event (${EVENT_COLUMNS.join(', ')}) SELECT ${placeholders(values)} FROM account_webhook w
+        WHERE w.account_id = ? AND ${WEBHOOK_ACTIVE} AND w.events LIKE ?${ignoreDuplicate(sql)}`,
       [...values, event.accountId, `%,${event.type},%`],
     );
+  }
+
+  /** `add` for many events: those for a record's own URL in one statement (a duplicate left as it is), the others each as `add`. */
+  async addMany(sql: Sql, events: readonly StoredWebhookEvent[]): Promise<void> {
+    const own = events.filter((event) => event.url !== null);
+    if (own.length === 1) await this.add(sql, own[0]!);
+    else if (own.length > 1) await sql.insertAllIfAbsent('webhook_event', EVENT_COLUMNS, own.map(rowOf));
+    for (const event of events) if (event.url === null) await this.add(sql, event);
   }
 
   async claim(sql: Sql, lease: Lease, now: Date, limit: number): Promise<ClaimedWebhookEvent[]> {
@@ -88,35 +98,44 @@ export class WebhookEventRepository {
     return EVENTS.renew(sql, ids, lease, now);
   }
 
-  /** Records an attempt and what becomes of its event, while this instance still holds it. */
-  async settle(sql: Sql, event: ClaimedWebhookEvent, url: string, result: AttemptResult, outcome: EventOutcome, owner: string, at: Date) {
-    await sql.insertLater('webhook_attempt', {
-      event_id: event.id,
-      n: event.attempts,
-      url: url.slice(0, 2048),
-      status_code: result.statusCode,
-      duration_ms: result.durationMs,
-      error: result.error,
-      body: result.body.slice(0, 256),
-      at,
-    });
-    await this.finish(sql, event.id, outcome, owner);
+  /**
+   * Records the attempts of a batch and what becomes of their events, while this instance still holds them: the
+   * attempts in multi-row inserts, the settled events one statement per outcome (a rescheduled one each).
+   */
+  async settle(sql: Sql, settled: ReadonlyArray<{ event: ClaimedWebhookEvent; url: string; result: AttemptResult; outcome: EventOutcome }>, owner: string, at: Date) {
+    await sql.insertManyLater(
+      'webhook_attempt',
+      settled.map(({ event, url, result }) => ({
+        event_id: event.id,
+        n: event.attempts,
+        url: url.slice(0, 2048),
+        status_code: result.statusCode,
+        duration_ms: result.durationMs,
+        error: result.error,
+        body: result.body.slice(0, 256),
+        at,
+      })),
+    );
+    await this.finish(sql, settled.map(({ event, outcome }) => ({ id: event.id, outcome })), owner);
   }
 
   /**
-   * Reschedules a claimed event for every instance, or settles it (keeping
-   * who settled it); also for an event dropped without an attempt (its webhook
-   * was removed or disabled).
+   * Reschedules claimed events for every instance, or settles them (keeping who settled them); also events dropped
+   * without an attempt (their webhook was removed or disabled).
    */
-  async finish(sql: Sql, id: string, outcome: EventOutcome, owner: string): Promise<void> {
-    if (outcome.state === 'pending') {
-      await sql.later("UPDATE webhook_event SET state = 'pending', available_at = ?, claimed_by = NULL WHERE id = ? AND claimed_by = ?", [
-        outcome.retryAt,
-        id,
-        owner,
-      ]);
-    } else {
-      await sql.later('UPDATE webhook_event SET state = ?, available_at = NULL WHERE id = ? AND claimed_by = ?', [outcome.state, id, owner]);
+  async finish(sql: Sql, events: ReadonlyArray<{ id: string; outcome: EventOutcome }>, owner: string): Promise<void> {
+    const settled = new Map<string, string[]>();
+    for (const { id, outcome } of events) {
+      if (outcome.state === 'pending') {
+        await sql.later("UPDATE webhook_event SET state = 'pending', available_at = ?, claimed_by = NULL WHERE id = ? AND claimed_by = ?", [
+          outcome.retryAt,
+          id,
+          owner,
+        ]);
+      } else settled.set(outcome.state, [...(settled.get(outcome.state) ?? []), id]);
+    }
+    for (const [state, ids] of settled) {
+      await sql.later(`UPDATE webhook_event SET state = ?, available_at = NULL WHERE id IN (${placeholders(ids)}) AND claimed_by = ?`, [state, ...ids, owner]);
     }
   }
 

@@ -3,7 +3,7 @@ import { newId } from '../common/ids.js';
 import type { Sql } from '../database/sql.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import { WEBHOOK_API_VERSION, type WebhookEventType } from './webhook-event-types.js';
-import { WebhookEventRepository } from './webhook-event.repository.js';
+import { WebhookEventRepository, type StoredWebhookEvent } from './webhook-event.repository.js';
 
 export interface WebhookEventInput {
   accountId: string;
@@ -61,20 +61,17 @@ export class WebhookEvents {
 
   /** Adds the event to the webhook outbox in the unit of work `sql`; returns its id (the `webhook-id` header). */
   async emit(sql: Sql, event: WebhookEventInput): Promise<string> {
-    const id = newId(event.at);
-    const body = JSON.stringify({ id, type: event.type, created_at: event.at.toISOString(), api_version: WEBHOOK_API_VERSION, data: event.data });
-    await this.events.add(sql, {
-      id,
-      accountId: event.accountId,
-      type: event.type,
-      subjectId: event.subjectId ?? null,
-      sequence: event.sequence ?? null,
-      url: event.url ?? null,
-      body,
-      at: event.at,
-    });
+    const [stored] = toStored([event]);
+    await this.events.add(sql, stored!);
     this.wakeSoon();
-    return id;
+    return stored!.id;
+  }
+
+  /** `emit` for the events of a batch (the messages a hand-over settled): those for a record's own URL in one insert. */
+  async emitMany(sql: Sql, events: readonly WebhookEventInput[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.events.addMany(sql, toStored(events));
+    this.wakeSoon();
   }
 
   /**
@@ -99,4 +96,20 @@ export class WebhookEvents {
     }, WAKE_DELAY_MS);
     this.wakeTimer.unref();
   }
+}
+
+function toStored(events: readonly WebhookEventInput[]): StoredWebhookEvent[] {
+  return events.map((event) => {
+    const id = newId(event.at);
+    return {
+      id,
+      accountId: event.accountId,
+      type: event.type,
+      subjectId: event.subjectId ?? null,
+      sequence: event.sequence ?? null,
+      url: event.url ?? null,
+      body: JSON.stringify({ id, type: event.type, created_at: event.at.toISOString(), api_version: WEBHOOK_API_VERSION, data: event.data }),
+      at: event.at,
+    };
+  });
 }

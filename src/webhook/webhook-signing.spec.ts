@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { nextAttemptDelayMs, RETRY_DELAYS_MS } from './retry-schedule.js';
 import { newWebhookSecret, signatureHeader } from './webhook-secrets.js';
@@ -35,6 +36,15 @@ describe('webhook signatures', () => {
     expect(new Webhook(secret).verify(body, { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': header })).toEqual(JSON.parse(body));
     expect(handVerify(secret, id, timestamp, body, header)).toBe(true);
     expect(handVerify(secret, id, timestamp, `${body} `, header)).toBe(false);
+  });
+
+  it('signs any id, time and body exactly as the standardwebhooks library does', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.string({ maxLength: 60 }), fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }), fc.string({ unit: 'binary', maxLength: 300 }), (bytes, eventId, at, payload) => {
+        const secret = `whsec_${Buffer.from(bytes).toString('base64')}`;
+        expect(signatureHeader([secret], eventId, at, payload)).toBe(new Webhook(secret).sign(eventId, at, payload));
+      }),
+    );
   });
 
   it('sends one signature per live secret, each verifiable alone', () => {

@@ -76,9 +76,7 @@ export class WebhookWorker implements JobQueue<ClaimedWebhookEvent>, OnApplicati
     const webhooks = await this.accountWebhooks(events);
     const attempts = await Promise.all(events.map((event) => this.attempt(event, webhooks.get(event.accountId) ?? null)));
     const at = this.clock.now();
-    await this.database.transaction(async (sql) => {
-      for (const attempt of attempts) await this.record(sql, attempt, lease.owner, at);
-    });
+    await this.database.transaction((sql) => this.record(sql, attempts, lease.owner, at));
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -131,19 +129,28 @@ export class WebhookWorker implements JobQueue<ClaimedWebhookEvent>, OnApplicati
     return { state: 'pending', retryAt: new Date(this.clock.now().getTime() + nextAttemptDelayMs(event.attempts, result.retryAfterMs)) };
   }
 
-  private async record(sql: Sql, attempt: Attempt, owner: string, at: Date): Promise<void> {
-    const { event } = attempt;
-    if (attempt.kind === 'dropped') {
-      await this.events.finish(sql, event.id, { state: 'cancelled' }, owner);
-      return;
+  /** The batch's attempts and outcomes, in one unit of work; an account's webhook marked once per run of like outcomes. */
+  private async record(sql: Sql, attempts: Attempt[], owner: string, at: Date): Promise<void> {
+    const sent = attempts.filter((attempt) => attempt.kind === 'sent');
+    await this.events.settle(sql, sent, owner, at);
+    await this.events.finish(
+      sql,
+      attempts.filter((attempt) => attempt.kind === 'dropped').map(({ event }) => ({ id: event.id, outcome: { state: 'cancelled' } as const })),
+      owner,
+    );
+    const lastOutcome = new Map<string, boolean>();
+    for (const attempt of sent) {
+      const { event, outcome } = attempt;
+      if (event.subjectId) await this.subjects.for(event.type)?.recordResponse(sql, event.subjectId, webhookResponse(attempt, at));
+      if (!attempt.account) continue;
+      const delivered = outcome.state === 'delivered';
+      if (lastOutcome.get(event.accountId) !== delivered) {
+        if (delivered) await this.webhooks.succeeded(sql, event.accountId);
+        else await this.webhooks.failed(sql, event.accountId, at, new Date(at.getTime() - DISABLE_AFTER_MS));
+        lastOutcome.set(event.accountId, delivered);
+      }
+      if (outcome.state === 'exhausted') this.logger.warn({ eventId: event.id, accountId: event.accountId }, 'webhook event exhausted its attempts');
     }
-    const { url, result, outcome } = attempt;
-    await this.events.settle(sql, event, url, result, outcome, owner, at);
-    if (event.subjectId) await this.subjects.for(event.type)?.recordResponse(sql, event.subjectId, webhookResponse(attempt, at));
-    if (!attempt.account) return;
-    if (outcome.state === 'delivered') await this.webhooks.succeeded(sql, event.accountId);
-    else await this.webhooks.failed(sql, event.accountId, at, new Date(at.getTime() - DISABLE_AFTER_MS));
-    if (outcome.state === 'exhausted') this.logger.warn({ eventId: event.id, accountId: event.accountId }, 'webhook event exhausted its attempts');
   }
 }
 

@@ -14,10 +14,14 @@ const OUTSIDE_DOCUMENT = [/^\/docs(?:[-/]|$)/, /^\/metrics$/];
 
 /**
  * Answers given before any operation is reached, whatever the path: a path no
- * route serves (or that cannot be decoded), and a request Node's HTTP parser
- * refuses (headers over the limit, too slow).
+ * route serves (or that cannot be decoded), a method the path is not served
+ * with (405, with the allowed ones in `errors`), and a request Node's HTTP
+ * parser refuses (headers over the limit, too slow).
  */
 const BEFORE_ROUTING: Record<number, string> = { 404: 'Non trouvé', 408: 'delai_depasse', 431: 'requete_trop_volumineuse' };
+
+/** Answers to a method a path is not served with: 405 once authenticated, else the guard's 401. */
+const OTHER_METHOD: Record<number, string> = { 401: 'Non autorisé', 405: 'methode_non_autorisee' };
 
 /** An answer the OpenAPI document does not describe: a failure of the test, never a mere network error. */
 export class UndocumentedAnswer extends Error {}
@@ -67,7 +71,8 @@ export class OpenApiAnswers {
     const method = answer.method.toLowerCase() === 'head' ? 'get' : answer.method.toLowerCase();
     const route = decodable(path) ? this.routes.find((candidate) => candidate.method === method && candidate.pattern.test(path)) : undefined;
     if (!route || answer.status === 408 || answer.status === 431) {
-      const message = BEFORE_ROUTING[answer.status];
+      const servedOtherwise = decodable(path) && this.routes.some((candidate) => candidate.pattern.test(path));
+      const message = (servedOtherwise ? OTHER_METHOD[answer.status] : undefined) ?? BEFORE_ROUTING[answer.status];
       if (!message) return `${method.toUpperCase()} ${path} is not an operation of the document (answered ${answer.status})`;
       return this.schemaProblem(`before routing ${answer.status}`, routerEnvelope(answer.status, message), answer.body);
     }
@@ -101,8 +106,8 @@ const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head',
 
 const routerEnvelope = (status: number, message: string) => ({
   type: 'object',
-  required: ['status', 'message'],
-  properties: { status: { const: status }, message: { const: message } },
+  required: status === 405 ? ['status', 'message', 'errors'] : ['status', 'message'],
+  properties: { status: { const: status }, message: { const: message }, errors: { type: 'array', items: { type: 'string' } } },
   additionalProperties: false,
 });
 

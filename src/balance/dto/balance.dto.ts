@@ -32,14 +32,13 @@ const IsThreshold = rule(
   'isThreshold',
   (value) => typeof value === 'number' && value >= 0 && value <= MAX_THRESHOLD && toHundredths(value) !== null,
   () => `doit être un montant entre 0 et ${MAX_THRESHOLD} avec au plus 2 décimales`,
+  { minimum: 0, maximum: MAX_THRESHOLD, multipleOf: 0.01 },
 );
 
 export class SetBalanceAlertDto {
   @ApiProperty({
     type: Number,
     nullable: true,
-    minimum: 0,
-    maximum: MAX_THRESHOLD,
     example: 500,
     description: 'Amount in the account currency (at most 2 decimals); null removes the alert',
   })

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { isUuid } from '../../common/ids.js';
 import { ListQueryDto } from '../../common/list/list-query.dto.js';
+import { AtLeastOneOf } from '../../common/validation/at-least-one-of.js';
 import { Messages } from '../../common/validation/messages.js';
 import { isPlainObject } from '../../common/validation/request-validation.pipe.js';
 import { rule } from '../../common/validation/rule.js';
@@ -15,14 +15,6 @@ export const MAX_GROUPS = 20;
 const NAME_LENGTH = 'doit faire de 1 à 100 caractères';
 
 const IsWindowObject = rule('isWindowObject', isPlainObject, () => 'doit être un objet {days, from, to, timezone}');
-
-/** 0 to `max` UUIDs. */
-const IsOptionalIdList = (max: number) =>
-  rule(
-    'isOptionalIdList',
-    (value) => Array.isArray(value) && value.length <= max && value.every((id) => typeof id === 'string' && isUuid(id)),
-    () => `doit être une liste de 0 à ${max} identifiants (UUID)`,
-  )();
 
 /** A draft campaign; every field but `name`, `message` and `group_ids` may be left out. */
 export class CreateCampaignDto {
@@ -55,7 +47,7 @@ export class CreateCampaignDto {
 
   @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_GROUPS, description: 'Groups whose members are left out' })
   @IsOptional()
-  @IsOptionalIdList(MAX_GROUPS)
+  @IsIdList(MAX_GROUPS, 0)
   exclude_group_ids?: string[];
 
   @ApiPropertyOptional({
@@ -85,7 +77,11 @@ export class CreateCampaignDto {
   append_opt_out?: boolean;
 }
 
-/** The fields of a draft to change; `null` clears `sender`, `send_at`, `delivery_window` and `webhook_url`. */
+/** The fields of a draft to change, at least one; `null` clears `sender`, `send_at`, `delivery_window` and `webhook_url`. */
+@AtLeastOneOf(
+  ['name', 'message', 'sender', 'group_ids', 'exclude_group_ids', 'send_at', 'delivery_window', 'webhook_url', 'append_opt_out'],
+  'body: au moins un champ attendu (name, message, sender, group_ids, exclude_group_ids, send_at, delivery_window, webhook_url, append_opt_out)',
+)
 export class UpdateCampaignDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100, example: 'Soldes de mars (relance)' })
   @ValidateIf((dto: UpdateCampaignDto) => dto.name !== undefined)
@@ -113,7 +109,7 @@ export class UpdateCampaignDto {
 
   @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_GROUPS })
   @ValidateIf((dto: UpdateCampaignDto) => dto.exclude_group_ids !== undefined)
-  @IsOptionalIdList(MAX_GROUPS)
+  @IsIdList(MAX_GROUPS, 0)
   exclude_group_ids?: string[];
 
   @ApiPropertyOptional({ format: 'date-time', nullable: true, example: '2026-03-02T08:00:00.000Z' })

@@ -13,6 +13,11 @@ export class ApiError extends HttpException {
     super(envelope, envelope.status);
   }
 
+  /** One line for an operator's terminal: the `message` and the `errors`. */
+  describe(): string {
+    return [this.envelope.message, ...(this.envelope.errors ?? [])].join(': ');
+  }
+
   static validation(errors: string[]): ApiError {
     return new ApiError({ status: 400, message: 'erreur_de_validation', errors });
   }
@@ -23,6 +28,11 @@ export class ApiError extends HttpException {
 
   static unauthorized(): ApiError {
     return new ApiError({ status: 401, message: 'Non autorisé' });
+  }
+
+  /** 403: a valid credential of the wrong kind for the route (an account's on `/v1/admin`, an operator key elsewhere). */
+  static forbidden(error: string): ApiError {
+    return new ApiError({ status: 403, message: 'acces_refuse', errors: [error] });
   }
 
   static insufficientBalance(costs: number, balance: number): ApiError {
@@ -42,12 +52,19 @@ export class ApiError extends HttpException {
     return new ApiError({ status: 410, message: 'code_otp_expir', errors: ['code: le code OTP a expiré'] });
   }
 
-  static payloadTooLarge(): ApiError {
-    return new ApiError({ status: 413, message: 'requete_trop_volumineuse' });
+  /** 413; `errors` names the limit when it is not the route's body limit. */
+  static payloadTooLarge(errors?: string[]): ApiError {
+    return new ApiError(errors ? { status: 413, message: 'requete_trop_volumineuse', errors } : { status: 413, message: 'requete_trop_volumineuse' });
   }
 
-  static unsupportedMediaType(): ApiError {
-    return new ApiError({ status: 415, message: 'type_de_contenu_non_supporte' });
+  /** 415, naming the content types the route takes. */
+  static unsupportedMediaType(accepted: readonly string[]): ApiError {
+    return new ApiError({ status: 415, message: 'type_de_contenu_non_supporte', errors: [`content-type: ${accepted.join(' ou ')} attendu`] });
+  }
+
+  /** 405, for a path served with other methods, listed in the `Allow` header. */
+  static methodNotAllowed(method: string, allowed: readonly string[]): ApiError {
+    return new ApiError({ status: 405, message: 'methode_non_autorisee', errors: [`méthode: ${method} non autorisée (${allowed.join(', ')})`] });
   }
 
   static tooManyRequests(error: string, retryAfterSeconds: number): ApiError {

@@ -1,5 +1,6 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { acceptedTypes } from '../http/csv-body.js';
 import { DEFAULT_INTERNAL_ERROR_MESSAGE, type ErrorRouteConfig } from './internal-error-message.decorator.js';
 import { toErrorAnswer } from './error-envelope.js';
 
@@ -11,7 +12,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const routeConfig = request.routeOptions?.config as ErrorRouteConfig | undefined;
-    const answer = toErrorAnswer(exception, routeConfig?.internalErrorMessage ?? DEFAULT_INTERNAL_ERROR_MESSAGE);
+    const answer = toErrorAnswer(exception, routeConfig?.internalErrorMessage ?? DEFAULT_INTERNAL_ERROR_MESSAGE, acceptedTypes(request));
 
     if (answer.unexpected) {
       request.log.error(

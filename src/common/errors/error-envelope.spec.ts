@@ -36,7 +36,7 @@ describe('toErrorAnswer', () => {
     ['404', new NotFoundException('Cannot GET /nowhere'), { status: 404, message: 'Non trouvé' }],
     ['405', new HttpException('Method Not Allowed', 405), { status: 404, message: 'Non trouvé' }],
     ['413', new PayloadTooLargeException(), { status: 413, message: 'requete_trop_volumineuse' }],
-    ['415', new UnsupportedMediaTypeException(), { status: 415, message: 'type_de_contenu_non_supporte' }],
+    ['415', new UnsupportedMediaTypeException(), { status: 415, message: 'type_de_contenu_non_supporte', errors: ['content-type: application/json attendu'] }],
     ['401', new UnauthorizedException('jwt expired'), { status: 401, message: 'Non autorisé' }],
     ['403', new ForbiddenException('Forbidden resource'), { status: 401, message: 'Non autorisé' }],
   ])('maps a framework %s', (_status, error, envelope) => {

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import type { Envelope } from '../envelope/envelope.js';
+import { JSON_TYPE } from '../http/body-parsers.js';
 import { ApiError } from './api-error.js';
 import { isDatabaseUnavailable } from './database-unavailable.js';
 
@@ -18,11 +19,13 @@ const FRAMEWORK_ANSWERS: Record<number, Envelope> = {
   404: { status: 404, message: 'Non trouvé' },
   405: { status: 404, message: 'Non trouvé' },
   413: { status: 413, message: 'requete_trop_volumineuse' },
-  415: { status: 415, message: 'type_de_contenu_non_supporte' },
 };
 
-/** Maps anything thrown while serving a request to the documented envelope. */
-export function toErrorAnswer(error: unknown, internalErrorMessage: string): ErrorAnswer {
+/**
+ * Maps anything thrown while serving a request to the documented envelope; a
+ * 415 of the framework (a Content-Type it cannot read) names `acceptedTypes`.
+ */
+export function toErrorAnswer(error: unknown, internalErrorMessage: string, acceptedTypes: readonly string[] = [JSON_TYPE]): ErrorAnswer {
   if (error instanceof ApiError) {
     return { envelope: error.envelope, retryAfterSeconds: error.retryAfterSeconds, unexpected: false };
   }
@@ -31,6 +34,7 @@ export function toErrorAnswer(error: unknown, internalErrorMessage: string): Err
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
+    if (status === 415) return { envelope: ApiError.unsupportedMediaType(acceptedTypes).envelope, unexpected: false };
     const known = FRAMEWORK_ANSWERS[status];
     if (known) return { envelope: known, unexpected: false };
     if (status === 400) return { envelope: ApiError.validation([BAD_REQUEST]).envelope, unexpected: false };

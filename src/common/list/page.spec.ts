@@ -152,7 +152,7 @@ describe('list query validation', () => {
     [{ limit: '2.5' }, ['limit: doit être un entier compris entre 1 et 100']],
     [{ limit: ['1', '2'] }, ['limit: doit être un entier compris entre 1 et 100']],
     [{ cursor: 'x'.repeat(513) }, ['cursor: curseur invalide']],
-    [{ limit: '1', cursor: 'abc', other: 'ignored' }, []],
+    [{ limit: '1', cursor: 'abc', other: 'x' }, ['other: champ inconnu']],
   ])('checks %j', (query, errors) => {
     expect(validateAs(ListQueryDto, query).errors).toEqual(errors);
   });

@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import { LaunchCampaignDto } from '../../campaign/dto/campaign-input.dto.js';
 import { SendOtpDto } from '../../otp/dto/send-otp.dto.js';
 import { VerifyOtpDto } from '../../otp/dto/verify-otp.dto.js';
 import type { Envelope } from '../envelope/envelope.js';
@@ -156,19 +157,21 @@ describe(RequestValidationPipe.name, () => {
       );
     });
 
-    it('drops unknown fields', async () => {
-      expect(await validate(sms({ extra: 'x', code: '123456' }))).toEqual(sms());
+    it('refuses each unknown field', async () => {
+      expect(await refusal(sms({ otp_lenght: 4, code: '123456' }))).toEqual(invalid('otp_lenght: champ inconnu', 'code: champ inconnu'));
     });
 
-    it('drops __proto__ and constructor keys without polluting prototypes', async () => {
+    it('refuses null where the field is not nullable, and reports one problem per field', async () => {
+      expect(await refusal(sms({ otp_type: null, language: null, otp_length: 1e308 }))).toEqual(
+        invalid('otp_length: doit être compris entre 4 et 6', 'otp_type: ne doit pas être null', 'language: ne doit pas être null'),
+      );
+    });
+
+    it('refuses __proto__ and constructor keys as unknown fields without polluting prototypes', async () => {
       const body: unknown = JSON.parse(
         '{"channel":"SMS","to":"+2250707070707","message":"Code ##OTP##","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
       );
-      const dto = await validate(body);
-      expect(Object.getOwnPropertyNames(dto)).not.toContain('__proto__');
-      expect(Object.getOwnPropertyNames(dto)).not.toContain('constructor');
-      expect(Object.getPrototypeOf(dto)).toBe(SendOtpDto.prototype);
-      expect((dto as Record<string, unknown>).polluted).toBeUndefined();
+      expect(await refusal(body)).toEqual(invalid('__proto__: champ inconnu', 'constructor: champ inconnu'));
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
   });
@@ -185,11 +188,14 @@ describe(RequestValidationPipe.name, () => {
       expect(await refusal({ to: '+2250707070707', code: '' }, VerifyOtpDto)).toEqual(invalid('code: ne doit pas être vide'));
     });
 
-    it('accepts a string code and drops unknown fields', async () => {
-      expect(await validate({ to: '+2250707070707', code: '482913', channel: 'SMS' }, VerifyOtpDto)).toEqual({
-        to: '+2250707070707',
-        code: '482913',
-      });
+    it('accepts a string code', async () => {
+      expect(await validate({ to: '+2250707070707', code: '482913' }, VerifyOtpDto)).toEqual({ to: '+2250707070707', code: '482913' });
+    });
+
+    it('takes no body as an empty one only when no field is required', async () => {
+      expect(await refusal(undefined, VerifyOtpDto)).toEqual(invalid('body: doit être un objet JSON'));
+      expect(await validate(undefined, LaunchCampaignDto)).toEqual({});
+      expect(await refusal({ reason: 'x' }, LaunchCampaignDto)).toEqual(invalid('reason: champ inconnu'));
     });
   });
 
@@ -212,7 +218,12 @@ describe(RequestValidationPipe.name, () => {
       expect(await refusal(new UnreadableBody('unsupported-media-type'))).toEqual({
         status: 415,
         message: 'type_de_contenu_non_supporte',
+        errors: ['content-type: application/json attendu'],
       });
+    });
+
+    it('answers 400 for a body that is not UTF-8', async () => {
+      expect(await refusal(new UnreadableBody('not-utf8'))).toEqual(invalid('body: texte non UTF-8'));
     });
   });
 });

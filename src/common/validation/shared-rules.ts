@@ -1,18 +1,27 @@
-import { isUuid } from '../ids.js';
-import { isPhoneCountry } from '../recipient.js';
+import { isUuid, UUID_PATTERN } from '../ids.js';
+import { isPhoneCountry, PHONE_COUNTRIES } from '../recipient.js';
+import { isTimeZone, TIME_ZONE_NAME } from '../time-zone.js';
 import { rule } from './rule.js';
 
 export const COUNTRY_INVALID = 'doit être un code pays ISO 3166-1 à deux lettres majuscules (CI, SN…)';
 
-/** The country national numbers are read in (`default_country`). */
-export const IsPhoneCountry = rule('isPhoneCountry', isPhoneCountry, () => COUNTRY_INVALID);
+export const COUNTRY_SCHEMA = { type: 'string', enum: [...PHONE_COUNTRIES] };
 
-/** A list of 1 to `max` UUIDs (strict JSON: an array of strings). */
-export const IsIdList = (max: number) =>
+/** The country national numbers are read in (`default_country`). */
+export const IsPhoneCountry = rule('isPhoneCountry', isPhoneCountry, () => COUNTRY_INVALID, COUNTRY_SCHEMA);
+
+/** An IANA time zone (DST followed). */
+export const IsTimeZone = rule('isTimeZone', (value) => isTimeZone(value) && TIME_ZONE_NAME.test(value), () => 'fuseau horaire IANA inconnu (par exemple Africa/Abidjan)', {
+  pattern: TIME_ZONE_NAME.source,
+});
+
+/** A list of `min` to `max` UUIDs (strict JSON: an array of strings). */
+export const IsIdList = (max: number, min = 1) =>
   rule(
     'isIdList',
-    (value) => Array.isArray(value) && value.length >= 1 && value.length <= max && value.every((id) => typeof id === 'string' && isUuid(id)),
-    () => `doit être une liste de 1 à ${max} identifiants (UUID)`,
+    (value) => Array.isArray(value) && value.length >= min && value.length <= max && value.every((id) => typeof id === 'string' && isUuid(id)),
+    () => `doit être une liste de ${min} à ${max} identifiants (UUID)`,
+    { minItems: min, maxItems: max, items: { type: 'string', format: 'uuid', pattern: UUID_PATTERN } },
   )();
 
 /** A list of 1 to `max` texts. */
@@ -21,4 +30,5 @@ export const IsTextList = (max: number) =>
     'isTextList',
     (value) => Array.isArray(value) && value.length >= 1 && value.length <= max && value.every((text) => typeof text === 'string'),
     () => `doit être une liste de 1 à ${max} chaînes de caractères`,
+    { minItems: 1, maxItems: max, items: { type: 'string' } },
   )();

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DateTime, Integer, Uuid } from '../../common/openapi/formats.js';
 import { IMPORT_STATUSES, type ImportStatus } from '../contact-import.repository.js';
+import type { FileEncoding } from '../csv-file.js';
 
 /** The errors of one row of the file. */
 export class ImportRowErrorsDto {
@@ -54,6 +55,12 @@ export class ImportJobDto {
   /** @example "0193a3c2-9d3a-7e5c-b12a-4d8b3e1f6a20" */
   @Uuid(true)
   group_id!: string | null;
+  @ApiProperty({
+    enum: ['utf-8', 'windows-1252'],
+    example: 'utf-8',
+    description: 'What the file was read as: UTF-8 (with or without BOM), or Windows-1252 for a file that is not UTF-8',
+  })
+  encoding!: FileEncoding;
   /** @example "2026-11-22T08:00:00.000Z" */
   @DateTime()
   created_at!: string;

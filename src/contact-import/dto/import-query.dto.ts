@@ -3,6 +3,7 @@ import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { Messages } from '../../common/validation/messages.js';
 import { IsPhoneCountry } from '../../common/validation/shared-rules.js';
 import { ON_DUPLICATE, type OnDuplicate } from '../../contact/dto/bulk-contacts.dto.js';
+import { ENCODINGS } from '../csv-file.js';
 
 export const DELIMITERS = [',', ';', 'auto'] as const;
 
@@ -31,4 +32,13 @@ export class ImportQueryDto {
   @IsOptional()
   @IsIn(DELIMITERS, { message: 'doit valoir « , », « ; » ou auto' })
   delimiter?: (typeof DELIMITERS)[number];
+
+  @ApiPropertyOptional({
+    enum: ENCODINGS,
+    default: 'auto',
+    description: '`auto`: UTF-8 (with or without BOM), and a file that is not valid UTF-8 is read as Windows-1252; `utf-8` refuses such a file instead',
+  })
+  @IsOptional()
+  @IsIn(ENCODINGS, { message: Messages.oneOf(ENCODINGS) })
+  encoding?: (typeof ENCODINGS)[number];
 }

@@ -1,18 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
+import { AtLeastOneOf } from '../../common/validation/at-least-one-of.js';
 import { LANGUAGES, type Language } from '../../common/language.js';
 import { IsIdList } from '../../common/validation/shared-rules.js';
 import { IsContactField, MAX_NAME_LENGTH } from '../contact-rules.js';
 
 export const MAX_CONTACT_GROUPS = 100;
 
-const ATTRIBUTES_SCHEMA = {
-  type: 'object',
-  additionalProperties: { type: 'string', maxLength: 255 },
-  maxProperties: 20,
-  description: 'Up to 20 keys `[a-z0-9_]{1,32}` with text values of up to 255 characters',
-  example: { ville: 'Abidjan' },
-} as const;
 
 /** The fields of a contact a client writes; `phone` required. Each is checked by its rule in CONTACT_FIELDS. */
 export class ContactInputDto {
@@ -32,7 +26,7 @@ export class ContactInputDto {
   @IsContactField('language')
   language?: Language;
 
-  @ApiPropertyOptional(ATTRIBUTES_SCHEMA)
+  @ApiPropertyOptional({ description: 'Up to 20 keys `[a-z0-9_]{1,32}` with text values of up to 255 characters', example: { ville: 'Abidjan' } })
   @IsContactField('attributes')
   attributes?: Record<string, string>;
 
@@ -48,5 +42,6 @@ export class CreateContactDto extends ContactInputDto {
   group_ids?: string[];
 }
 
-/** A PATCH: any field of ContactInputDto, at least one; `attributes` replaces the whole object. */
+/** A PATCH: any field of ContactInputDto, at least one besides `default_country`; `attributes` replaces the whole object. */
+@AtLeastOneOf(['phone', 'name', 'email', 'language', 'attributes'], 'body: au moins un champ attendu (phone, name, email, language, attributes)')
 export class UpdateContactDto extends PartialType(ContactInputDto) {}

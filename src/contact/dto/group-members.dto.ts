@@ -1,10 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional } from 'class-validator';
+import { AtLeastOneOf } from '../../common/validation/at-least-one-of.js';
 import { Messages } from '../../common/validation/messages.js';
 import { IsIdList, IsPhoneCountry, IsTextList } from '../../common/validation/shared-rules.js';
 
 export const MAX_MEMBERS_PER_CALL = 1000;
 
+@AtLeastOneOf(['contact_ids', 'phones'], 'body: contact_ids ou phones attendu')
 export class AddMembersDto {
   @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_MEMBERS_PER_CALL, description: "Contacts of the account" })
   @IsOptional()

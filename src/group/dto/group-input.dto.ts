@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { CreatedRangeQueryDto } from '../../common/list/list-query.dto.js';
+import { AtLeastOneOf } from '../../common/validation/at-least-one-of.js';
 import { Messages } from '../../common/validation/messages.js';
 
 export class CreateGroupDto {
@@ -19,6 +20,7 @@ export class CreateGroupDto {
 }
 
 /** Either field or both; at least one. */
+@AtLeastOneOf(['name', 'description'], 'body: au moins un champ attendu (name, description)')
 export class UpdateGroupDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100, example: 'Clients VIP 2027' })
   @IsOptional()

@@ -1,18 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { AtLeastOneOf } from '../../common/validation/at-least-one-of.js';
 import { Messages } from '../../common/validation/messages.js';
-import { rule } from '../../common/validation/rule.js';
+import { textList } from '../../common/validation/rule.js';
 import { IsPhoneCountry } from '../../common/validation/shared-rules.js';
 
 /** Numbers one request may carry at most (`HLR_MAX_BATCH` may lower it). */
 export const MAX_NUMBERS = 1000;
 
-const IsNumberList = rule(
-  'isNumberList',
-  (value) => Array.isArray(value) && value.length >= 1 && value.length <= MAX_NUMBERS && value.every((item) => typeof item === 'string'),
-  () => `doit être une liste de 1 à ${MAX_NUMBERS} numéros`,
-);
+const IsNumberList = textList('isNumberList', 1, MAX_NUMBERS, `doit être une liste de 1 à ${MAX_NUMBERS} numéros`);
 
+@AtLeastOneOf(['numbers', 'number'], 'numbers: au moins un numéro (numbers ou number)')
 export class SubmitHlrDto {
   @ApiPropertyOptional({
     type: [String],
@@ -21,8 +19,7 @@ export class SubmitHlrDto {
     example: ['+2250707070707', '+221771234567'],
     description: 'Up to 1,000 numbers, in international form (or national with `default_country`); give `numbers` or `number`',
   })
-  @ValidateIf((dto: SubmitHlrDto) => dto.numbers !== undefined || dto.number === undefined)
-  @IsDefined({ message: 'au moins un numéro (numbers ou number)' })
+  @IsOptional()
   @IsNumberList()
   numbers?: string[];
 

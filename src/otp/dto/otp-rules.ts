@@ -30,8 +30,9 @@ export const IsRecipientForChannel = rule(
 export const IsSenderForChannel = rule(
   'isSenderForChannel',
   (value, args) => {
-    if (typeof value !== 'string') return true;
-    if (channelOf(args) === 'EMAIL') return value.length <= 100 && !/[\r\n]/.test(value);
+    const channel = channelOf(args);
+    if (channel === undefined || typeof value !== 'string') return true;
+    if (channel === 'EMAIL') return value.length <= 100 && !/[\r\n]/.test(value);
     return isValidSenderName(value);
   },
   (args) =>
@@ -40,13 +41,24 @@ export const IsSenderForChannel = rule(
       : "doit faire 11 lettres, chiffres ou espaces au plus avec au moins une lettre, ou 15 chiffres au plus",
 );
 
-/** At most 1,600 UTF-16 units once every placeholder holds the code. */
+export const OTP_LENGTHS = { min: 4, max: 6 } as const;
+
+/** The message carries the code: `##OTP##` at least once. */
+export const HasPlaceholder = rule(
+  'hasPlaceholder',
+  (value) => typeof value === 'string' && value.includes(OTP_PLACEHOLDER),
+  () => `doit contenir ${OTP_PLACEHOLDER}`,
+  { pattern: OTP_PLACEHOLDER },
+);
+
+/** At most 1,600 UTF-16 units once every placeholder holds the code (of the default length while `otp_length` is invalid). */
 export const FitsWithCode = rule(
   'fitsWithCode',
   (value, args) => {
     if (typeof value !== 'string') return true;
     const length = (args.object as { otp_length?: unknown }).otp_length;
-    const codeLength = typeof length === 'number' && Number.isInteger(length) ? length : DEFAULT_OTP_LENGTH;
+    const valid = typeof length === 'number' && Number.isInteger(length) && length >= OTP_LENGTHS.min && length <= OTP_LENGTHS.max;
+    const codeLength = valid ? length : DEFAULT_OTP_LENGTH;
     const placeholders = value.split(OTP_PLACEHOLDER).length - 1;
     return value.length + placeholders * (codeLength - OTP_PLACEHOLDER.length) <= MAX_MESSAGE_LENGTH;
   },

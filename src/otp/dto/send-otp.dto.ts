@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Contains, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { Messages } from '../../common/validation/messages.js';
 import { LANGUAGES, type Language } from '../../common/language.js';
 import { OTP_TYPES, type OtpType } from '../otp-code.js';
-import { FitsWithCode, IsClientIp, IsRecipientForChannel, IsSenderForChannel, IsUserRef, OTP_PLACEHOLDER } from './otp-rules.js';
+import { FitsWithCode, HasPlaceholder, IsClientIp, IsRecipientForChannel, IsSenderForChannel, IsUserRef, OTP_LENGTHS, OTP_PLACEHOLDER } from './otp-rules.js';
 
 export const CHANNELS = ['SMS', 'EMAIL'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -39,7 +39,7 @@ export class SendOtpDto {
   })
   @IsDefined({ message: Messages.required })
   @IsString({ message: Messages.string })
-  @Contains(OTP_PLACEHOLDER, { message: `doit contenir ${OTP_PLACEHOLDER}` })
+  @HasPlaceholder()
   @FitsWithCode()
   message!: string;
 
@@ -48,11 +48,11 @@ export class SendOtpDto {
   @IsIn(OTP_TYPES, { message: Messages.oneOf(OTP_TYPES) })
   otp_type?: OtpType;
 
-  @ApiPropertyOptional({ minimum: 4, maximum: 6, default: 6, type: 'integer', description: 'Length of the code' })
+  @ApiPropertyOptional({ default: 6, type: 'integer', description: 'Length of the code' })
   @IsOptional()
   @IsInt({ message: Messages.integer })
-  @Min(4, { message: Messages.between(4, 6) })
-  @Max(6, { message: Messages.between(4, 6) })
+  @Min(OTP_LENGTHS.min, { message: Messages.between(OTP_LENGTHS.min, OTP_LENGTHS.max) })
+  @Max(OTP_LENGTHS.max, { message: Messages.between(OTP_LENGTHS.min, OTP_LENGTHS.max) })
   otp_length?: number;
 
   @ApiPropertyOptional({ minimum: 60, maximum: 3600, default: 300, type: 'integer', description: 'Lifetime of the code, in seconds' })

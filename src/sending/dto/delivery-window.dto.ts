@@ -2,8 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined } from 'class-validator';
 import { Messages } from '../../common/validation/messages.js';
 import { rule } from '../../common/validation/rule.js';
-import { isTimeZone } from '../../common/time-zone.js';
-import { isClockTime, WEEKDAYS, type Weekday } from '../delivery-window.js';
+import { IsTimeZone } from '../../common/validation/shared-rules.js';
+import { CLOCK_TIME, isClockTime, WEEKDAYS, type Weekday } from '../delivery-window.js';
 
 const IsWeekdays = rule(
   'isWeekdays',
@@ -14,9 +14,10 @@ const IsWeekdays = rule(
     new Set(value).size === value.length &&
     value.every((day) => (WEEKDAYS as readonly unknown[]).includes(day)),
   () => `doit être une liste de 1 à 7 jours distincts parmi ${WEEKDAYS.join(', ')}`,
+  { minItems: 1, maxItems: WEEKDAYS.length, uniqueItems: true },
 );
-const IsClockTime = rule('isClockTime', isClockTime, () => 'heure HH:MM attendue (00:00 à 23:59)');
-const IsTimeZone = rule('isTimeZone', isTimeZone, () => 'fuseau horaire IANA inconnu (par exemple Africa/Abidjan)');
+const IsClockTime = rule('isClockTime', isClockTime, () => 'heure HH:MM attendue (00:00 à 23:59)', { pattern: CLOCK_TIME.source });
+
 const DiffersFromStart = rule(
   'differsFromStart',
   (value, args) => value !== (args.object as { from?: unknown }).from,
@@ -25,7 +26,7 @@ const DiffersFromStart = rule(
 
 /** When messages may be handed over; checked by the code that reads it, with the prefix `delivery_window.`. */
 export class DeliveryWindowDto {
-  @ApiProperty({ enum: WEEKDAYS, isArray: true, minItems: 1, maxItems: 7, example: ['mon', 'tue', 'wed', 'thu', 'fri'] })
+  @ApiProperty({ enum: WEEKDAYS, isArray: true, example: ['mon', 'tue', 'wed', 'thu', 'fri'] })
   @IsDefined({ message: Messages.required })
   @IsWeekdays()
   days!: Weekday[];

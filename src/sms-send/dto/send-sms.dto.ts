@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
-import { isUuid } from '../../common/ids.js';
+import { isUuid, UUID_PATTERN } from '../../common/ids.js';
+import { AtLeastOneOf } from '../../common/validation/at-least-one-of.js';
 import { Messages } from '../../common/validation/messages.js';
-import { rule } from '../../common/validation/rule.js';
+import { rule, textList } from '../../common/validation/rule.js';
 import { isPlainObject } from '../../common/validation/request-validation.pipe.js';
 import { IsZonedDateTime } from '../../common/validation/zoned-date-time.js';
 import { IsIdList, IsPhoneCountry } from '../../common/validation/shared-rules.js';
@@ -13,30 +14,28 @@ export const MAX_TO = 1000;
 export const MAX_CONTACT_IDS = 1000;
 export const MAX_GROUP_IDS = 10;
 
-const IsRecipientList = rule(
-  'isRecipientList',
-  (value) =>
-    typeof value === 'string' ||
-    (Array.isArray(value) && value.length >= 1 && value.length <= MAX_TO && value.every((item) => typeof item === 'string')),
-  () => `doit être un numéro ou une liste de 1 à ${MAX_TO} numéros`,
-);
+const RECIPIENTS = `doit être un numéro ou une liste de 1 à ${MAX_TO} numéros`;
+const IsRecipientList = textList('isRecipientList', 1, MAX_TO, RECIPIENTS);
 
+const LOT = /^[A-Za-z0-9_-]{1,64}$/;
 const IsLot = rule(
   'isLot',
-  (value) => typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value) && !isUuid(value.toLowerCase()),
+  (value) => typeof value === 'string' && LOT.test(value) && !isUuid(value),
   () => '1 à 64 caractères A-Z, a-z, 0-9, _ ou -, sans la forme d’un UUID',
+  { pattern: LOT.source, not: { pattern: UUID_PATTERN } },
 );
 
 const IsWindowObject = rule('isWindowObject', isPlainObject, () => 'doit être un objet {days, from, to, timezone}');
 
+@AtLeastOneOf(['to', 'contact_ids', 'group_ids'], 'to: au moins un destinataire (to, contact_ids ou group_ids)')
 export class SendSmsDto {
   @ApiPropertyOptional({
-    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: MAX_TO }],
+    oneOf: [{ type: 'string' }, { type: 'array' }],
     example: ['+2250707070707', '+221771234567'],
     description: 'One number or up to 1,000, in international form (or national with `default_country`)',
   })
-  @ValidateIf((dto: SendSmsDto) => dto.to !== undefined || (dto.contact_ids === undefined && dto.group_ids === undefined))
-  @IsDefined({ message: 'au moins un destinataire (to, contact_ids ou group_ids)' })
+  @IsOptional()
+  @ValidateIf((dto: SendSmsDto) => typeof dto.to !== 'string')
   @IsRecipientList()
   to?: string | string[];
 

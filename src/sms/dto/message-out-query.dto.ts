@@ -9,10 +9,12 @@ import { MESSAGE_STATUSES, MESSAGE_TYPES } from './message-out.dto.js';
 const UUID_EXPECTED = 'doit être un identifiant (UUID)';
 const STATUS_LIST_INVALID = `doit valoir ${MESSAGE_STATUSES.join(', ')}, ou plusieurs séparés par des virgules`;
 
+const STATUS = `\\s*(?:${MESSAGE_STATUSES.join('|')})\\s*`;
 const IsStatusList = rule(
   'isStatusList',
   (value) => typeof value === 'string' && value.split(',').every((status) => (MESSAGE_STATUSES as readonly string[]).includes(status.trim())),
   () => STATUS_LIST_INVALID,
+  { pattern: `^${STATUS}(?:,${STATUS})*$` },
 );
 
 /** A phone number in international form (a `+` left unencoded in a query string arrives as a space, which is ignored). */

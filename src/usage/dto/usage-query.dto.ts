@@ -1,17 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsUUID } from 'class-validator';
-import { isPhoneCountry } from '../../common/recipient.js';
 import { Messages } from '../../common/validation/messages.js';
-import { rule } from '../../common/validation/rule.js';
 import { IsZonedDateTime } from '../../common/validation/zoned-date-time.js';
-import { isTimeZone } from '../../common/time-zone.js';
+import { IsPhoneCountry, IsTimeZone } from '../../common/validation/shared-rules.js';
 
 export const GRANULARITIES = ['day', 'week', 'month', 'none'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 export const MESSAGE_TYPES = ['otp', 'sms'] as const;
 
-const IsTimeZone = rule('isTimeZone', isTimeZone, () => 'fuseau horaire IANA inconnu (par exemple Africa/Abidjan)');
-const IsCountry = rule('isCountry', isPhoneCountry, () => 'doit être un code pays ISO 3166-1 à deux lettres majuscules (CI, SN…)');
 const UUID_TEXT = 'doit être un identifiant (UUID)';
 
 export class UsageQueryDto {
@@ -52,6 +48,6 @@ export class UsageQueryDto {
 
   @ApiPropertyOptional({ example: 'CI', description: "ISO 3166-1 alpha-2 country of the recipients" })
   @IsOptional()
-  @IsCountry()
+  @IsPhoneCountry()
   country?: string;
 }

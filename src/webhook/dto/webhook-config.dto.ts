@@ -45,6 +45,7 @@ export class UpdateWebhookDto {
   @ApiProperty({
     enum: WEBHOOK_EVENT_TYPES,
     isArray: true,
+    uniqueItems: true,
     required: false,
     example: ['sms.delivered', 'sms.undelivered', 'sms.failed'],
     description: 'Event types to receive (default: none). SMS events of messages sent with their own `webhook_url` go there instead.',
