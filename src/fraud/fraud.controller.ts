@@ -25,11 +25,12 @@ export const FraudDocs = {
     '`block` (the deny list) takes a phone, a prefix, a country, an IP address or CIDR range, or a user ref; `allow` (the safe list) a phone or a user ref, ' +
     'whose sends skip every signal but the per-recipient limit. An entry with `expires_at` lapses then.',
   blocks: 'Temporary blocks of a prefix (too many distinct numbers in an hour: 1 h, doubled on each repeat up to 24 h) or of a country or prefix (low conversion: 6 h).',
+  unblock: 'Sends to the prefix or country go through again at once; a later block of it starts again at 1 h.',
   attempts: 'Every send the guard refused (`blocked`) or let through and recorded (`monitored`), newest first, kept 30 days.',
 };
 
-const EntryIdParam = () => ApiParam({ name: 'id', format: 'uuid', description: 'Identifier of the list entry', example: '0193a3c2-b4c5-7d6e-8f90-1a2b3c4d5e6f' });
-const BlockIdParam = () => ApiParam({ name: 'id', format: 'uuid', description: 'Identifier of the block', example: '0193a3c2-c1d2-7e3f-8a4b-5c6d7e8f9a0b' });
+export const EntryIdParam = () => ApiParam({ name: 'id', format: 'uuid', description: 'Identifier of the list entry', example: '0193a3c2-b4c5-7d6e-8f90-1a2b3c4d5e6f' });
+export const BlockIdParam = () => ApiParam({ name: 'id', format: 'uuid', description: 'Identifier of the block', example: '0193a3c2-c1d2-7e3f-8a4b-5c6d7e8f9a0b' });
 
 @ApiTags('Fraude')
 @Controller('fraud')
@@ -86,7 +87,7 @@ export class FraudController {
   }
 
   @Delete('blocks/:id')
-  @ApiOperation({ summary: 'Lift a block (unblock)', description: `Sends to the prefix or country go through again at once; a later block of it starts again at 1 h. ${MODE}` })
+  @ApiOperation({ summary: 'Lift a block (unblock)', description: `${FraudDocs.unblock} ${MODE}` })
   @BlockIdParam()
   @RespondWith(200, 'success')
   @ApiFailure(404, BLOCK_NOT_FOUND, 'No such block (also for a malformed id)')

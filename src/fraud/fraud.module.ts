@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
+import { AccountModule } from '../account/account.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
+import { AdminFraudController } from './admin-fraud.controller.js';
+import { AdminFraud } from './admin-fraud.service.js';
 import { ConversionWorker } from './conversion.worker.js';
 import { FraudAttemptRepository } from './fraud-attempt.repository.js';
 import { FraudBlockRepository } from './fraud-block.repository.js';
@@ -17,13 +20,15 @@ import { VelocityKeyRepository } from './velocity-key.repository.js';
 
 /**
  * The OTP fraud guard (SPEC-3 §3, tag Fraude): the check the OTP send calls
- * (FraudGuard), the accounts' settings and their per-instance cache, the
- * low-conversion job, the `otp.blocked` event and the guard's metrics.
+ * (FraudGuard), the accounts' settings (`/v1/fraud`, and `/v1/admin/fraud`
+ * for the operator) and their per-instance cache, the low-conversion job,
+ * the `otp.blocked` event and the guard's metrics.
  */
 @Module({
-  imports: [WebhookModule],
-  controllers: [FraudController],
+  imports: [AccountModule, WebhookModule],
+  controllers: [FraudController, AdminFraudController],
   providers: [
+    AdminFraud,
     FraudGuard,
     FraudService,
     FraudStateCache,
