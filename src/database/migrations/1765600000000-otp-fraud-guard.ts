@@ -26,15 +26,14 @@ export class OtpFraudGuard1765600000000 implements MigrationInterface {
     await runner.query(`ALTER TABLE otp ADD COLUMN user_ref ${mysql ? 'VARCHAR(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin' : 'VARCHAR(128)'} NULL`);
     await runner.query(`ALTER TABLE otp ADD COLUMN country ${ascii(2)} NULL`);
     await runner.query(`ALTER TABLE otp ADD COLUMN prefix ${ascii(16)} NULL`);
-    // the list's index gains the status: GET /v1/metrics's OTP totals read a range of the account's ids from it alone
-    await runner.dropIndex('otp', 'IDX_otp_account_mode_id');
-    await runner.createIndex('otp', new TableIndex({ name: 'IDX_otp_account_mode_id', columnNames: ['account_id', 'is_test', 'uniq_id', 'status'] }));
     const partial = (column: string) => (mysql ? undefined : `${column} IS NOT NULL`);
     for (const index of [
       new TableIndex({ name: 'IDX_otp_fraud_ip', columnNames: ['account_id', 'is_test', 'client_ip', 'created_at'], where: partial('client_ip') }),
       new TableIndex({ name: 'IDX_otp_fraud_user', columnNames: ['account_id', 'is_test', 'user_ref', 'created_at'], where: partial('user_ref') }),
       new TableIndex({ name: 'IDX_otp_fraud_prefix', columnNames: ['account_id', 'is_test', 'prefix', 'created_at', 'recipient'], where: partial('prefix') }),
       new TableIndex({ name: 'IDX_otp_fraud_country', columnNames: ['account_id', 'is_test', 'country', 'created_at'], where: partial('country') }),
+      // GET /v1/metrics's OTP totals: a range of the account's ids, their status read from the index
+      new TableIndex({ name: 'IDX_otp_account_mode_id_status', columnNames: ['account_id', 'is_test', 'uniq_id', 'status'] }),
     ]) {
       await runner.createIndex('otp', index);
     }
@@ -178,10 +177,9 @@ export class OtpFraudGuard1765600000000 implements MigrationInterface {
     for (const table of ['fraud_conversion_job', 'fraud_velocity_key', 'fraud_attempt_reason', 'fraud_attempt', 'fraud_block', 'fraud_list_entry', 'fraud_policy']) {
       await runner.dropTable(table, true);
     }
-    for (const index of ['IDX_otp_account_mode_id', 'IDX_otp_fraud_country', 'IDX_otp_fraud_prefix', 'IDX_otp_fraud_user', 'IDX_otp_fraud_ip']) {
+    for (const index of ['IDX_otp_account_mode_id_status', 'IDX_otp_fraud_country', 'IDX_otp_fraud_prefix', 'IDX_otp_fraud_user', 'IDX_otp_fraud_ip']) {
       await runner.dropIndex('otp', index);
     }
-    await runner.createIndex('otp', new TableIndex({ name: 'IDX_otp_account_mode_id', columnNames: ['account_id', 'is_test', 'uniq_id'] }));
     for (const column of ['prefix', 'country', 'user_ref', 'client_ip']) await runner.query(`ALTER TABLE otp DROP COLUMN ${column}`);
   }
 }
