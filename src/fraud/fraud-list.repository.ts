@@ -15,14 +15,7 @@ export interface NewListEntry {
   at: Date;
 }
 
-export interface ListEntryRecord extends FraudScope {
-  id: string;
-  list: FraudList;
-  kind: ListKind;
-  value: string;
-  note: string | null;
-  expiresAt: Date | null;
-  createdBy: string | null;
+export interface ListEntryRecord extends FraudScope, Omit<NewListEntry, 'at'> {
   createdAt: Date;
 }
 
