@@ -106,6 +106,12 @@ describe('/v1/admin', () => {
       expect(admin.map(([path]) => path).sort()).toEqual([
         '/v1/admin/accounts',
         '/v1/admin/accounts/{id}/credit',
+        '/v1/admin/fraud/accounts/{id}/policy',
+        '/v1/admin/fraud/attempts',
+        '/v1/admin/fraud/blocks',
+        '/v1/admin/fraud/blocks/{id}',
+        '/v1/admin/fraud/list',
+        '/v1/admin/fraud/list/{id}',
         '/v1/admin/senders',
         '/v1/admin/senders/{id}/approve',
         '/v1/admin/senders/{id}/reject',

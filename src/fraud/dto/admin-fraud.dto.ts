@@ -3,7 +3,7 @@ import { IsBoolean, IsDefined, IsIn, IsOptional, IsUUID } from 'class-validator'
 import { Messages } from '../../common/validation/messages.js';
 import { AttemptQueryDto } from './fraud-attempt.dto.js';
 import { BlockQueryDto } from './fraud-block.dto.js';
-import { AddListEntryDto, ListEntryQueryDto } from './fraud-list.dto.js';
+import { AddListEntryDto, ListEntryQueryDto, SafeListKinds } from './fraud-list.dto.js';
 
 const BOOLEANS = ['true', 'false'] as const;
 const UUID_EXPECTED = 'doit être un identifiant (UUID)';
@@ -30,6 +30,7 @@ export class AdminBlockQueryDto extends IntersectionType(BlockQueryDto, AdminSco
 
 export class AdminAttemptQueryDto extends IntersectionType(AttemptQueryDto, AdminScopeQueryDto) {}
 
+@SafeListKinds
 export class AdminAddListEntryDto extends AddListEntryDto {
   @ApiProperty({ format: 'uuid', example: '0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e01', description: 'The account whose list it goes on' })
   @IsDefined({ message: Messages.required })

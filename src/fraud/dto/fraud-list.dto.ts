@@ -1,11 +1,19 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, DECORATORS } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { ListQueryDto } from '../../common/list/list-query.dto.js';
 import { DateTime, Uuid } from '../../common/openapi/formats.js';
 import { Messages } from '../../common/validation/messages.js';
 import { IsZonedDateTime } from '../../common/validation/zoned-date-time.js';
-import { FRAUD_LISTS, LIST_KINDS, type FraudList, type ListKind } from '../fraud-state.js';
+import { ALLOW_KINDS, FRAUD_LISTS, LIST_KINDS, type FraudList, type ListKind } from '../fraud-state.js';
 
+/** The schema states what readListEntry checks: the safe list (`allow`) takes a phone or a user ref only. */
+export const SafeListKinds: ClassDecorator = (target) => {
+  const schemas = (Reflect.getOwnMetadata(DECORATORS.API_SCHEMA, target) ?? []) as object[];
+  const rule = { if: { properties: { list: { const: 'allow' } }, required: ['list'] }, then: { properties: { kind: { enum: ALLOW_KINDS } } } };
+  Reflect.defineMetadata(DECORATORS.API_SCHEMA, [...schemas, rule], target);
+};
+
+@SafeListKinds
 export class AddListEntryDto {
   @ApiProperty({ enum: FRAUD_LISTS, example: 'block', description: '`allow`: the safe list (phone or user_ref), which skips every signal; `block`: the deny list' })
   @IsDefined({ message: Messages.required })

@@ -1,13 +1,21 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional, DECORATORS, PartialType } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { isPlainObject } from '../../common/validation/request-validation.pipe.js';
 import { isPhoneCountry } from '../../common/recipient.js';
-import { COUNTRY_INVALID } from '../../common/validation/shared-rules.js';
+import { COUNTRY_INVALID, COUNTRY_SCHEMA } from '../../common/validation/shared-rules.js';
 import { Messages } from '../../common/validation/messages.js';
 import { rule } from '../../common/validation/rule.js';
 import { FRAUD_MODES, type FraudMode } from '../fraud-policy.js';
 import { NUMBER_TYPES, type PhoneNumberType } from '../number-types.js';
+
+/** A finite number with at most 4 decimals (any JSON number, `5e-324` too). */
+const IsRate = rule(
+  'isRate',
+  (value) => typeof value === 'number' && Number.isFinite(value) && Math.abs(value * 10_000 - Math.round(value * 10_000)) < 1e-6,
+  () => 'doit être un nombre entre 0 et 1 (4 décimales au plus)',
+  { multipleOf: 0.0001 },
+);
 
 const MODE_TEXT = Messages.oneOf(FRAUD_MODES);
 const MAX_COUNTRIES = 250;
@@ -51,14 +59,21 @@ export class FraudModesDto {
   conversion!: FraudMode;
 }
 
+/** The schema states what readPolicyChange checks: `allow` and `deny` are exclusive. */
+const OneCountryList: ClassDecorator = (target) => {
+  const schemas = (Reflect.getOwnMetadata(DECORATORS.API_SCHEMA, target) ?? []) as object[];
+  Reflect.defineMetadata(DECORATORS.API_SCHEMA, [...schemas, { maxProperties: 1 }], target);
+};
+
 /** `{allow: [...]}`, `{deny: [...]}` or `{}` (every country with a price). */
+@OneCountryList
 export class CountryPolicyDto {
-  @ApiPropertyOptional({ type: [String], example: ['CI', 'SN'], description: 'Only these countries (ISO 3166-1 alpha-2); exclusive with `deny`' })
+  @ApiPropertyOptional({ type: 'array', items: COUNTRY_SCHEMA, maxItems: MAX_COUNTRIES, example: ['CI', 'SN'], description: 'Only these countries (ISO 3166-1 alpha-2); exclusive with `deny`' })
   @IsOptional()
   @IsCountryList()
   allow?: string[];
 
-  @ApiPropertyOptional({ type: [String], example: ['UZ'], description: 'Every country but these; exclusive with `allow`' })
+  @ApiPropertyOptional({ type: 'array', items: COUNTRY_SCHEMA, maxItems: MAX_COUNTRIES, example: ['UZ'], description: 'Every country but these; exclusive with `allow`' })
   @IsOptional()
   @IsCountryList()
   deny?: string[];
@@ -114,7 +129,7 @@ export class FraudThresholdsDto {
   /** Verified ÷ settled below which a prefix or country is blocked 6 h @example 0.2 */
   @ApiProperty({ type: Number, minimum: 0, maximum: 1, example: 0.2 })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 4 }, { message: 'doit être un nombre entre 0 et 1 (4 décimales au plus)' })
+  @IsRate()
   @Min(0, { message: Messages.between(0, 1) })
   @Max(1, { message: Messages.between(0, 1) })
   conversion_min_rate!: number;
@@ -132,9 +147,14 @@ export class FraudPolicyDto {
   thresholds!: FraudThresholdsDto;
 }
 
+/** The groups' modes, number types and thresholds as a change gives them: every key optional. */
+export class FraudModesChangeDto extends PartialType(FraudModesDto) {}
+export class NumberTypesChangeDto extends PartialType(NumberTypesDto) {}
+export class FraudThresholdsChangeDto extends PartialType(FraudThresholdsDto) {}
+
 /** A change of the policy: every key optional, and inside `modes`, `number_types` and `thresholds` too; a key left out keeps its value. */
 export class UpdateFraudPolicyDto {
-  @ApiPropertyOptional({ type: FraudModesDto, example: { velocity: 'enforce' } })
+  @ApiPropertyOptional({ type: FraudModesChangeDto, example: { velocity: 'enforce' } })
   @IsOptional()
   @IsObject('{lists, countries, number_types, velocity, conversion}')
   modes?: Record<string, unknown>;
@@ -144,12 +164,12 @@ export class UpdateFraudPolicyDto {
   @IsObject('{allow} ou {deny}')
   countries?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: NumberTypesDto, description: 'Each list given replaces the list' })
+  @ApiPropertyOptional({ type: NumberTypesChangeDto, description: 'Each list given replaces the list' })
   @IsOptional()
   @IsObject('{block, monitor}')
   number_types?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: FraudThresholdsDto, example: { prefix_per_hour: 50 } })
+  @ApiPropertyOptional({ type: FraudThresholdsChangeDto, example: { prefix_per_hour: 50 } })
   @IsOptional()
   @IsObject('{ip_per_hour, user_per_hour, prefix_per_hour, country_per_10_min, conversion_min_sends, conversion_min_rate}')
   thresholds?: Record<string, unknown>;

@@ -66,7 +66,16 @@ export const FitsWithCode = rule(
 );
 
 /** The end user's address: IPv4 (dotted quad) or IPv6. */
-export const IsClientIp = rule('isClientIp', (value) => typeof value !== 'string' || canonicalIp(value) !== null, () => 'adresse IP invalide (IPv4 ou IPv6)');
+export const IsClientIp = rule('isClientIp', (value) => typeof value !== 'string' || canonicalIp(value) !== null, () => 'adresse IP invalide (IPv4 ou IPv6)', {
+  anyOf: [
+    { type: 'string', format: 'ipv4' },
+    { type: 'string', format: 'ipv6' },
+  ],
+});
 
 /** The caller's reference for its end user: 1 to 128 printable characters. */
-export const IsUserRef = rule('isUserRef', (value) => typeof value !== 'string' || USER_REF.test(value), () => USER_REF_INVALID);
+export const IsUserRef = rule('isUserRef', (value) => typeof value !== 'string' || USER_REF.test(value), () => USER_REF_INVALID, {
+  minLength: 1,
+  maxLength: 128,
+  pattern: USER_REF.source,
+});
