@@ -9,6 +9,7 @@ import { hlrConfig } from './hlr.config.js';
 import { parseEnvironment } from './environment.js';
 import { optOutConfig } from './opt-out.config.js';
 import { otpConfig } from './otp.config.js';
+import { routingConfig } from './routing.config.js';
 import { secretsConfig } from './secrets.config.js';
 import { smsConfig } from './sms.config.js';
 import { webhookConfig } from './webhook.config.js';
@@ -17,7 +18,7 @@ import { webhookConfig } from './webhook.config.js';
 export const AppConfigModule = ConfigModule.forRoot({
   isGlobal: true,
   cache: true,
-  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig, smsConfig, optOutConfig, hlrConfig, campaignConfig, fraudConfig],
+  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig, smsConfig, optOutConfig, hlrConfig, campaignConfig, routingConfig, fraudConfig],
   validate: (raw) => {
     parseEnvironment(raw);
     return raw;
