@@ -27,6 +27,8 @@
 // `route, ours, floor, ratio` (lib/report.mjs: each figure of the targets at the last connection count), and writes
 // `{db, rows, details}` to bench/results/<time>.json and bench/results/latest.json. Each run of ours starts
 // once the dispatcher has handed over the messages of the sends before it.
+// The OTP send is also measured for an account with the fraud guard off and one with every velocity rule enforced (each
+// request from an end user of its own), each read against the send with the default policy of the same run.
 // POST /sms/send is measured with one recipient (beside the OTP send), the same with every message's events POSTed to a
 // webhook_url on a receiver in this process, and scheduled a day ahead with one and with 1,000
 // recipients per request (accepted recipients per second, without the hand-over sharing the CPU), the latter beside its
@@ -69,6 +71,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addressBookPaging, fillAddressBook } from './lib/address-book.mjs';
 import { fill } from './lib/fill.mjs';
+import { FRAUD_SEND, fraudScenarios, printFraudGuard } from './lib/fraud-guard.mjs';
 import { baseline, harvest, measure, nextRecipient, outboxDrained, ours } from './lib/load.mjs';
 import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, SERVICE_NODE_FLAGS, startNode } from './lib/processes.mjs';
 import { campaignThroughput } from './lib/campaigns.mjs';
@@ -171,6 +174,7 @@ writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
 writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(written, null, 2)}\n`);
 for (const [db, result] of Object.entries(report.databases)) {
   if (Object.keys(result.scenarios).length > 0) printTable(db, result);
+  printFraudGuard(result.scenarios);
   if (result.webhooks) console.log(`${db} webhook fan-out: ${result.webhooks.per_second} events/s (${result.webhooks.delivered} events in ${result.webhooks.seconds} s)`);
   for (const [list, paging] of [...Object.entries(result.address_book ?? {}), ...Object.entries(result.sms_out ?? {}).map(([name, paging]) => [`GET /sms/out ${name}`, paging])]) {
     console.log(`${db} ${list} page ${paging.page} ÷ page 1: ${paging.ratio} (${paging.deep.rps} ÷ ${paging.first.rps} req/s; p99 ${paging.deep.p99} and ${paging.first.p99} ms)`);
@@ -272,6 +276,7 @@ async function benchDatabase(db) {
 
   const allScenarios = [
     { name: 'send (API key)', against: 'send', floor: 'send', run: async () => sendRequest },
+    ...(await fraudScenarios(server.url, oursEnv)),
     { name: 'send (JWT)', against: 'send', run: async () => ours.send(`Bearer ${jwt}`) },
     { name: 'verify (right code)', against: 'verify', floor: 'verify', run: async (key) => ours.verify(keyAuth, await verificationPairs(key, recipientPairs)) },
     {
@@ -298,7 +303,7 @@ async function benchDatabase(db) {
     { name: SMS_SEND.manyLater, against: null, run: async () => ours.smsSend(keyAuth, SMS_SEND.many, true) },
   ];
   // POST /sms/send's figures are read against the OTP send of the same run
-  const smsSendScenarios = new Set(['send (API key)', SMS_SEND.one, SMS_SEND.oneWebhook, SMS_SEND.oneLater, SMS_SEND.manyLater]);
+  const smsSendScenarios = new Set(['send (API key)', FRAUD_SEND.off, FRAUD_SEND.velocity, SMS_SEND.one, SMS_SEND.oneWebhook, SMS_SEND.oneLater, SMS_SEND.manyLater]);
   const scenarios = only === 'sms-send-only' ? allScenarios.filter((scenario) => smsSendScenarios.has(scenario.name)) : allScenarios;
   const references = {
     send: async () => baseline.send(baselineToken),

@@ -16,6 +16,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { DatabaseServerModule } from './database/database-server.module.js';
 import { ContactModule } from './contact/contact.module.js';
 import { ContactImportModule } from './contact-import/contact-import.module.js';
+import { FraudModule } from './fraud/fraud.module.js';
 import { GroupModule } from './group/group.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HlrModule } from './hlr/hlr.module.js';
@@ -47,6 +48,7 @@ import { WebhookModule } from './webhook/webhook.module.js';
     RateLimitModule,
     AccountModule,
     OtpModule,
+    FraudModule,
     SmsModule,
     SmsSendModule,
     CampaignModule,

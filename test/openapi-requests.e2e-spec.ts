@@ -37,6 +37,8 @@ const UNSTATABLE: Array<[RegExp, string]> = [
   [/^sender: (expéditeur|doit faire|doit tenir)/, "the account's approved senders, and the sender rule of the OTP's channel"],
   [/: (groupe|contact|expéditeur) (inconnu|non trouvé)$|^group_id: groupe non trouvé$/, 'which ids belong to the account'],
   [/^cursor: curseur invalide$/, 'a cursor is the token of an earlier page'],
+  [/^value: /, "a fraud list entry's value, whose form its kind says (two fields at once)"],
+  [/^number_types: un type ne peut être à la fois dans block et monitor/, "a fraud policy's number types, merged with those it has"],
   [/^delivery_window\.to: doit différer de from$/, 'two fields compared'],
   [/^(send_at|created_to|created_from): /, 'an instant compared with now or with another field'],
   [/^message: ne doit pas dépasser 1600 caractères une fois le code inséré$/, "a length counted with the code in the message"],

@@ -27,7 +27,7 @@ interface Document {
 }
 
 const OPERATIONS: Array<[method: string, path: string, statuses: number[]]> = [
-  ['post', '/v1/otp/send', [200, 400, 401, 402, 429, 500]],
+  ['post', '/v1/otp/send', [200, 400, 401, 402, 403, 429, 500]],
   ['post', '/v1/otp/verify', [200, 400, 401, 410, 429, 500]],
   ['get', '/v1/sms/out/{id}', [200, 401, 404]],
   ['get', '/v1/sms/out', [200, 400, 401]],
@@ -49,7 +49,7 @@ const OPERATIONS: Array<[method: string, path: string, statuses: number[]]> = [
 ];
 
 const ERROR_MESSAGES: Array<[method: string, path: string, messages: Record<number, string>]> = [
-  ['post', '/v1/otp/send', { 400: 'erreur_de_validation', 401: 'Non autorisé', 402: 'solde_insuffisant', 429: 'trop_de_requetes', 500: 'erreur_application' }],
+  ['post', '/v1/otp/send', { 400: 'erreur_de_validation', 401: 'Non autorisé', 402: 'solde_insuffisant', 403: 'envoi_bloque', 429: 'trop_de_requetes', 500: 'erreur_application' }],
   ['post', '/v1/otp/verify', { 400: 'erreur_de_validation', 401: 'Non autorisé', 410: 'code_otp_expir', 429: 'trop_de_tentatives', 500: 'erreur_interne' }],
   ['get', '/v1/sms/out/{id}', { 401: 'Non autorisé', 404: 'Non trouvé' }],
   ['get', '/v1/sms/out', { 400: 'erreur_de_validation', 401: 'Non autorisé' }],
@@ -226,7 +226,8 @@ describe('OpenAPI document', () => {
 
     expect(schema.required?.sort()).toEqual(['channel', 'message', 'to']);
     expect(Object.keys(schema.properties!).sort()).toEqual(
-      ['application_name', 'channel', 'language', 'message', 'otp_expiry', 'otp_length', 'otp_type', 'sender', 'to', 'use_local_number'],
+      // SPEC-3 §3 adds client_ip and user_ref, for the fraud guard
+      ['application_name', 'channel', 'client_ip', 'language', 'message', 'otp_expiry', 'otp_length', 'otp_type', 'sender', 'to', 'use_local_number', 'user_ref'],
     );
     expect(schema.properties!.channel).toEqual(expect.objectContaining({ type: 'string', enum: ['SMS', 'EMAIL'] }));
     expect(schema.properties!.otp_type).toEqual(expect.objectContaining({ enum: ['numeric', 'alphanumeric'] }));

@@ -108,9 +108,10 @@ describe('operations endpoints', () => {
       const text = res.text;
       expect(text).toMatch(/^http_request_duration_seconds_count\{method="POST",route="\/v1\/otp\/send",status="200"\} 1$/m);
       expect(text).toMatch(/^http_request_duration_seconds_count\{method="POST",route="\/v1\/otp\/send",status="400"\} 1$/m);
-      expect(text).toMatch(/^otp_sends_total\{channel="SMS",outcome="accepted"\} 1$/m);
+      expect(text).toMatch(/^otp_sends_total\{channel="SMS",outcome="accepted",country="CI"\} 1$/m);
       expect(text).toMatch(/^otp_sends_total\{channel="SMS",outcome="invalid"\} 1$/m);
       expect(text).toMatch(/^otp_verifications_total\{outcome="verified"\} 1$/m);
+      expect(text).toMatch(/^otp_verified_total\{country="CI"\} 1$/m);
       expect(text).toMatch(/^messages_status_total\{kind="sms",status="sent"\} 1$/m);
       expect(text).toMatch(/^outbox_backlog 0$/m);
       expect(text).toMatch(/^outbox_oldest_age_seconds 0$/m);

@@ -86,13 +86,24 @@ const SEARCHED_TABLES = [
   'contact_import', 'contact_import_file', 'contact_group', 'opt_out',
 ];
 
+/** The OTP's indexes led by the account: the rate window's own, the list's, and the fraud guard's counts'. */
+const OTP_ACCOUNT_INDEXES = [
+  'IDX_otp_account_recipient_created',
+  'IDX_otp_account_mode_id',
+  'IDX_otp_account_mode_id_status',
+  'IDX_otp_fraud_ip',
+  'IDX_otp_fraud_user',
+  'IDX_otp_fraud_prefix',
+  'IDX_otp_fraud_country',
+];
+
 /**
  * Secondary indexes hot statements rely on, dropped at the end to show that the
  * checks above see their absence. A message's lot, or an OTP's recipient, is
  * sought without its index through any other index led by the account, so all of them go.
  */
 const SECONDARY_INDEXES: Array<[table: string, indexes: string, hotQuery: string]> = [
-  ['otp', 'IDX_otp_account_recipient_created, IDX_otp_account_mode_id', 'the sends to a recipient in the rate window'],
+  ['otp', OTP_ACCOUNT_INDEXES.join(', '), 'the sends to a recipient in the rate window'],
   ['message_out', LIST_INDEXES.join(', '), 'the SMS by lot, with its contact (GET /v1/sms/out/{id})'],
   ['outbox', 'IDX_outbox_lane', 'the outbox claim of a lane'],
   ['delivery_receipt', 'IDX_delivery_receipt_provider_id', 'the kept delivery receipts by provider id'],

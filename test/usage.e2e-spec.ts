@@ -72,6 +72,7 @@ describe('GET /v1/metrics', () => {
       to: '2026-03-30T22:00:00.000Z',
       timezone: 'Europe/Paris',
       totals: { messages: 6, segments: 7, amount: 17.5, by_status: { ...ZERO, sent: 1, delivered: 3, undelivered: 1, failed: 1 }, delivery_rate: 0.6, failure_rate: 0.1667 },
+      otp: { sent: 0, verified: 0, conversion_rate: null, blocked: 0 },
       buckets: [
         { period: '2026-03-28', messages: 1, segments: 1, amount: 2.5, by_status: { ...ZERO, delivered: 1 }, delivery_rate: 1, failure_rate: 0 },
         { period: '2026-03-29', messages: 4, segments: 5, amount: 12.5, by_status: { ...ZERO, delivered: 1, undelivered: 1, failed: 1, sent: 1 }, delivery_rate: 0.3333, failure_rate: 0.25 },

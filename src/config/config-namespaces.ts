@@ -3,6 +3,7 @@ import { campaignConfig } from './campaign.config.js';
 import { contactImportConfig } from './contact-import.config.js';
 import { databaseConfig } from './database.config.js';
 import { deliveryConfig } from './delivery.config.js';
+import { fraudConfig } from './fraud.config.js';
 import { hlrConfig } from './hlr.config.js';
 import { optOutConfig } from './opt-out.config.js';
 import { otpConfig } from './otp.config.js';
@@ -25,4 +26,5 @@ export const CONFIG_NAMESPACES = [
   hlrConfig,
   campaignConfig,
   routingConfig,
+  fraudConfig,
 ];

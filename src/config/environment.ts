@@ -168,6 +168,12 @@ export class EnvironmentVariables {
   @Min(1)
   OTP_FAILED_VERIFICATION_WINDOW_SECONDS = 86400;
 
+  /** How often each instance looks for changes of the accounts' fraud settings it caches (at most 30 s stale whatever this is). */
+  @IsInt()
+  @Min(100)
+  @Max(15000)
+  FRAUD_CACHE_REFRESH_MS = 5000;
+
   @IsInt()
   @Min(0)
   RATE_LIMIT_PER_MINUTE = 60000;

@@ -16,8 +16,15 @@ export class Metrics {
 
   readonly otpSends = new Counter({
     name: 'otp_sends_total',
-    help: 'OTP send requests by channel and outcome',
-    labelNames: ['channel', 'outcome'] as const,
+    help: 'OTP send requests by channel, outcome and, for SMS, destination country (ISO-2)',
+    labelNames: ['channel', 'outcome', 'country'] as const,
+    registers: [this.registry],
+  });
+
+  readonly otpVerified = new Counter({
+    name: 'otp_verified_total',
+    help: 'OTPs verified, by destination country (ISO-2) for SMS',
+    labelNames: ['country'] as const,
     registers: [this.registry],
   });
 

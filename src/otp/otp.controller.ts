@@ -7,6 +7,7 @@ import { RespondWith } from '../common/envelope/respond-with.decorator.js';
 import { InternalErrorMessage } from '../common/errors/internal-error-message.decorator.js';
 import type { ListPage } from '../common/list/page.js';
 import { RespondWithList } from '../common/list/respond-with-list.decorator.js';
+import { ApiSendBlocked } from '../fraud/api-send-blocked.decorator.js';
 import { ApiIdempotencyKey, IdempotencyKey } from '../idempotency/idempotency-key.decorator.js';
 import type { IdempotentRequest } from '../idempotency/idempotency.service.js';
 import { OtpSendResultDto } from './dto/otp-send-result.dto.js';
@@ -31,8 +32,12 @@ export class OtpController {
   @ApiOperation({
     summary: 'Send a one-time password by SMS or e-mail',
     description:
-      'Refusals come in this order: 400 (validation), 429 (per-recipient send limit), 402 (balance). ' +
+      'Refusals come in this order: 400 (validation), 403 (the fraud guard), 429 (per-recipient send limit), 402 (balance). ' +
       'A new code supersedes every earlier pending code for the same recipient.\n\n' +
+      "The fraud guard checks the send against the account's policy, lists and blocks (`/v1/fraud`): give `client_ip` and `user_ref` " +
+      'so that its velocity per end user applies. A refused send is answered 403 `envoi_bloque`, one text per reason, with the attempt ' +
+      'recorded and, for a temporary block, `blocked_until` and `Retry-After`; nothing is stored, debited or sent, and the answer is not kept ' +
+      'for an Idempotency-Key.\n\n' +
       'With a sandbox key (`mk_test_…`) nothing is billed or handed to a provider, and the SMS record shows ' +
       '`provider: "sandbox"`. Sandbox SMS to `+2250700000001` become `delivered`, to `+2250700000002` `undelivered`, ' +
       'to `+2250700000003` `failed`; any other recipient stays `sent`. Rate limits apply as with a live key.',
@@ -41,6 +46,7 @@ export class OtpController {
   @ApiFailure(400, 'erreur_de_validation', 'One text per invalid field, `<field>: <problem>`', {
     errors: ['otp_length: doit être compris entre 4 et 6', 'to: numéro de téléphone invalide (format international attendu, par exemple +2250707070707)'],
   })
+  @ApiSendBlocked()
   @ApiInsufficientBalance('The balance does not cover the cost; nothing was stored or sent', { costs: 2.5, balance: 1.75 })
   @ApiFailure(429, 'trop_de_requetes', 'Too many sends to this recipient in the window; see `Retry-After`', {
     errors: ["to: trop d'envois vers ce destinataire, réessayez dans 540 s"],

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module.js';
 import { DeliveryRecords } from '../delivery/delivery-records.js';
 import { DeliveryModule } from '../delivery/delivery.module.js';
+import { FraudModule } from '../fraud/fraud.module.js';
 import { OptOutModule } from '../opt-out/opt-out.module.js';
 import { RoutingModule } from '../routing/routing.module.js';
 import { SenderModule } from '../sender/sender.module.js';
@@ -17,7 +18,7 @@ import { SendOtp } from './send-otp.usecase.js';
 import { VerifyOtp } from './verify-otp.usecase.js';
 
 @Module({
-  imports: [BillingModule, DeliveryModule, OptOutModule, RoutingModule, SenderModule, SendingModule, SmsModule],
+  imports: [BillingModule, DeliveryModule, FraudModule, OptOutModule, RoutingModule, SenderModule, SendingModule, SmsModule],
   controllers: [OtpController],
   providers: [SendOtp, VerifyOtp, OtpRepository, OtpEmailRecords, OtpHousekeeping, OtpStatusRepository, OtpStatusService],
 })

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { uuidV7Floor } from '../common/ids.js';
 import { readTime, type Param, type Sql } from '../database/sql.js';
+import type { RideAlong } from '../fraud/velocity-counts.js';
 
 export type OtpStatus = 'pending' | 'verified' | 'superseded';
 
@@ -17,6 +18,11 @@ export interface NewOtp {
   createdBy: string;
   test: boolean;
   at: Date;
+  /** What the fraud guard reads of the send: the end user's address and reference, the destination's country and prefix. */
+  clientIp: string | null;
+  userRef: string | null;
+  country: string | null;
+  prefix: string | null;
 }
 
 /** The latest OTP of a recipient, as verification needs it. */
@@ -65,16 +71,25 @@ export class OtpRepository {
   /**
    * Sends accepted for the pair since `since`, with the oldest of them, and
    * whether the pair has any OTP created after `aliveSince` (one that a new
-   * code may have to supersede).
+   * code may have to supersede); with `rideAlong`, its columns too (`row`),
+   * in the same statement.
    */
-  async recentSends(sql: Sql, accountId: string, recipient: string, since: Date, aliveSince: Date): Promise<Window & { anyAlive: boolean }> {
-    const row = await sql.get<WindowRow & { alive: number | string | null }>(
+  async recentSends<Extra extends object = object>(
+    sql: Sql,
+    accountId: string,
+    recipient: string,
+    since: Date,
+    aliveSince: Date,
+    rideAlong?: RideAlong,
+  ): Promise<Window & { anyAlive: boolean; row: Extra }> {
+    const extra = rideAlong ? `, ${rideAlong.columns}` : '';
+    const row = await sql.get<WindowRow & { alive: number | string | null } & Extra>(
       `SELECT SUM(CASE WHEN created_at > ? THEN 1 ELSE 0 END) AS count, MIN(CASE WHEN created_at > ? THEN created_at END) AS oldest,
-              SUM(CASE WHEN created_at > ? THEN 1 ELSE 0 END) AS alive
+              SUM(CASE WHEN created_at > ? THEN 1 ELSE 0 END) AS alive${extra}
          FROM otp WHERE account_id = ? AND recipient = ? AND created_at > ?`,
-      [since, since, aliveSince, accountId, recipient, since < aliveSince ? since : aliveSince],
+      [since, since, aliveSince, ...(rideAlong?.params ?? []), accountId, recipient, since < aliveSince ? since : aliveSince],
     );
-    return { ...toWindow(row), anyAlive: Number(row?.alive ?? 0) > 0 };
+    return { ...toWindow(row), anyAlive: Number(row?.alive ?? 0) > 0, row: (row ?? {}) as Extra };
   }
 
   async insert(sql: Sql, otp: NewOtp): Promise<void> {
@@ -94,6 +109,10 @@ export class OtpRepository {
       is_test: otp.test,
       delivery_status: otp.channel === 'EMAIL' ? 'pending' : null,
       created_at: otp.at,
+      client_ip: otp.clientIp,
+      user_ref: otp.userRef,
+      country: otp.country,
+      prefix: otp.prefix,
     });
   }
 

@@ -11,6 +11,9 @@ import { otpConfig, type OtpConfig } from '../config/otp.config.js';
 import { secretsConfig, type SecretsConfig } from '../config/secrets.config.js';
 import type { Sql } from '../database/sql.js';
 import { DeliveryQueue } from '../delivery/delivery-queue.js';
+import { FraudCheck, FraudRefusal } from '../fraud/fraud-check.js';
+import { FraudGuard } from '../fraud/fraud-guard.service.js';
+import type { VelocityRow } from '../fraud/velocity-counts.js';
 import type { IdempotentRequest } from '../idempotency/idempotency.service.js';
 import { OptOutRepository } from '../opt-out/opt-out.repository.js';
 import { SmsDestinations } from '../routing/sms-destinations.service.js';
@@ -44,6 +47,8 @@ interface SendRequest {
   useLocalNumber: boolean;
   applicationName: string | null;
   language: 'fr' | 'en' | 'es' | 'pt';
+  clientIp: string | null;
+  userRef: string | null;
 }
 
 /** The code of one send and what is answered, drawn once whatever the attempts of its unit of work. */
@@ -58,10 +63,12 @@ interface Issue {
 
 /**
  * POST /v1/otp/send, a charged send (ChargedSend): resolve the sender and the
- * price, lock the recipient (making this OTP its latest), apply the send
- * limit, store the OTP (its code only as an HMAC) and its SMS record,
- * supersede the previous code and enqueue delivery; the debit comes last.
- * Refusals come in the order 400, 429, 402, and leave nothing behind.
+ * price, pass the fraud guard's signals of the cached settings, lock the
+ * recipient (making this OTP its latest), read the send limit and the guard's
+ * velocity counts in one statement, store the OTP (its code only as an HMAC)
+ * and its SMS record, supersede the previous code and enqueue delivery; the
+ * debit comes last. Refusals come in the order 400, 403 (the guard, SPEC-3
+ * §3), 429, 402, and leave nothing behind but the guard's attempt.
  */
 @Injectable()
 export class SendOtp {
@@ -75,29 +82,40 @@ export class SendOtp {
     private readonly delivery: DeliveryQueue,
     private readonly optOuts: OptOutRepository,
     private readonly destinations: SmsDestinations,
+    private readonly fraud: FraudGuard,
     private readonly clock: Clock,
     @Inject(otpConfig.KEY) private readonly config: OtpConfig,
     @Inject(optOutConfig.KEY) private readonly optOut: OptOutConfig,
     @Inject(secretsConfig.KEY) private readonly secrets: SecretsConfig,
   ) {}
 
-  /** With an Idempotency-Key, once per key: a retry gets the first answer. */
-  execute(principal: Principal, dto: SendOtpDto, idempotency?: IdempotentRequest): Promise<OtpSendResultDto> {
-    return this.charged.run(principal.accountId, idempotency, () => this.prepare(principal, dto));
+  /**
+   * With an Idempotency-Key, once per key: a retry gets the first answer. A
+   * send the fraud guard refuses is recorded as its attempt and answered 403,
+   * which is not kept for a retry.
+   */
+  async execute(principal: Principal, dto: SendOtpDto, idempotency?: IdempotentRequest): Promise<OtpSendResultDto> {
+    try {
+      return await this.charged.run(principal.accountId, idempotency, () => this.prepare(principal, dto));
+    } catch (error) {
+      if (error instanceof FraudRefusal) throw await this.fraud.refuse(error, this.clock.now());
+      throw error;
+    }
   }
 
-  /** The request read, its code drawn and its answer made; then the unit that writes the send. */
-  private prepare(principal: Principal, dto: SendOtpDto): ChargedUnit<OtpSendResultDto> {
+  /** The request read, the guard's check begun, its code drawn and its answer made; then the unit that writes the send. */
+  private async prepare(principal: Principal, dto: SendOtpDto): Promise<ChargedUnit<OtpSendResultDto>> {
     const request = toSendRequest(dto);
     const now = this.clock.now();
+    const fraud = await this.fraud.check({ accountId: principal.accountId, sandbox: principal.test }, request, now);
     const uniqId = newId(now);
     const code = generateCode(request.otpType, request.otpLength);
     const expiresAt = addSeconds(now, request.expirySeconds);
     const issue: Issue = { uniqId, code, expiresAt, lot: newLot(), now, answer: { uniq_id: uniqId, code, expires_at: toUnixSeconds(expiresAt) } };
-    return (sql) => this.write(sql, principal, request, issue);
+    return (sql) => this.write(sql, principal, request, issue, fraud);
   }
 
-  private async write(sql: Sql, principal: Principal, request: SendRequest, issue: Issue): Promise<Charge<OtpSendResultDto>> {
+  private async write(sql: Sql, principal: Principal, request: SendRequest, issue: Issue, fraud: FraudCheck): Promise<Charge<OtpSendResultDto>> {
     const { uniqId, code, expiresAt, lot, now } = issue;
     const sender = await this.senderFor(sql, principal.accountId, request);
     const text = request.message.split(OTP_PLACEHOLDER).join(code);
@@ -108,10 +126,12 @@ export class SendOtp {
     if (request.channel === 'SMS' && this.optOut.blocksOtp && (await this.optOuts.listed(sql, principal.accountId, principal.test, [request.recipient])).size > 0) {
       throw ApiError.invalidField('to', OTP_OPTED_OUT);
     }
+    fraud.refuseIfBlocked();
 
     await this.otps.claimRecipient(sql, principal.accountId, request.recipient, uniqId, now);
+    await fraud.lockVelocityKeys(sql, now);
     const aliveSince = addSeconds(now, -MAX_EXPIRY_SECONDS);
-    const earlierCodes = await this.enforceSendLimit(sql, principal.accountId, request.recipient, now, aliveSince);
+    const earlierCodes = await this.enforceSendLimit(sql, principal.accountId, request.recipient, now, aliveSince, fraud);
     await this.otps.insert(sql, {
       uniqId,
       accountId: principal.accountId,
@@ -125,7 +145,12 @@ export class SendOtp {
       createdBy: principal.userId,
       test: principal.test,
       at: now,
+      clientIp: fraud.subject.clientIp,
+      userRef: fraud.subject.userRef,
+      country: fraud.subject.country,
+      prefix: fraud.subject.prefix,
     });
+    await fraud.record(sql, uniqId, now);
     if (earlierCodes) await this.otps.supersedeOthers(sql, principal.accountId, request.recipient, uniqId, aliveSince);
 
     const amount = principal.test ? 0 : quote.amount;
@@ -145,7 +170,10 @@ export class SendOtp {
       for: { type: 'otp', id: uniqId, lot, createdBy: principal.userId },
       at: now,
       answer: issue.answer,
-      committed: () => this.delivery.committed('priority'),
+      committed: () => {
+        this.delivery.committed('priority');
+        fraud.committed(now);
+      },
     };
   }
 
@@ -155,10 +183,14 @@ export class SendOtp {
     return this.senders.named(sql, accountId, request.senderName);
   }
 
-  /** Refuses the send over the pair's limit; otherwise tells whether the pair has codes created after `aliveSince`. */
-  private async enforceSendLimit(sql: Sql, accountId: string, recipient: string, now: Date, aliveSince: Date): Promise<boolean> {
+  /**
+   * Reads the pair's sends with the guard's velocity counts, which refuse the send first (403); refuses it over the
+   * pair's limit (429); otherwise tells whether the pair has codes created after `aliveSince`.
+   */
+  private async enforceSendLimit(sql: Sql, accountId: string, recipient: string, now: Date, aliveSince: Date, fraud: FraudCheck): Promise<boolean> {
     const windowMs = this.config.sendWindowSeconds * 1000;
-    const sent = await this.otps.recentSends(sql, accountId, recipient, new Date(now.getTime() - windowMs), aliveSince);
+    const sent = await this.otps.recentSends<VelocityRow>(sql, accountId, recipient, new Date(now.getTime() - windowMs), aliveSince, fraud.rideAlong());
+    await fraud.judge(sql, sent.row, now);
     if (sent.count < this.config.maxSendsPerRecipient) return sent.anyAlive;
     const freedAt = (sent.oldest ?? now).getTime() + windowMs;
     const retryAfter = Math.max(1, Math.ceil((freedAt - now.getTime()) / 1000));
@@ -211,5 +243,7 @@ function toSendRequest(dto: SendOtpDto): SendRequest {
     useLocalNumber: dto.use_local_number ?? false,
     applicationName: dto.application_name ?? null,
     language: dto.language ?? 'fr',
+    clientIp: dto.client_ip ?? null,
+    userRef: dto.user_ref ?? null,
   };
 }

@@ -33,4 +33,5 @@ export class UsageTally {
   }
 }
 
-const rate = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
+/** part ÷ whole to 4 decimals; null when whole is 0. */
+export const rate = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);

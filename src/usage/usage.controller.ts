@@ -20,7 +20,8 @@ export class UsageController {
     description:
       'Counted by acceptance time over at most 366 days, in buckets of the given IANA time zone (DST and half-hour zones exact). ' +
       '`delivery_rate` = delivered ÷ (sent + delivered + undelivered); `failure_rate` = failed ÷ (sent + delivered + undelivered + failed). ' +
-      'A sandbox key counts sandbox messages only.',
+      '`otp` gives the OTPs accepted in the range, those verified, their conversion rate (verified ÷ sent) and the sends the fraud guard refused, ' +
+      'filtered by `country` only. A sandbox key counts sandbox messages only.',
   })
   @RespondWith(200, 'succès', UsageDto)
   @ApiFailure(400, 'erreur_de_validation', 'A missing or bad parameter, or a range over 366 days', {

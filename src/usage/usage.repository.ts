@@ -60,6 +60,23 @@ export class UsageRepository {
       amount: Number(row.amount),
     }));
   }
+
+  /** The account's OTPs of the range (a range of its ids), their status read from the index that holds them. */
+  async otpCounts(filters: Pick<UsageFilters, 'accountId' | 'sandbox' | 'from' | 'to' | 'country'>): Promise<OtpCounts> {
+    const country = filters.country === undefined ? '' : ' AND country = ?';
+    const [row] = await this.reports.all<{ sent: number | string; verified: number | string | null }>(
+      `SELECT COUNT(*) AS sent, SUM(CASE WHEN status = 'verified' THEN 1 ELSE 0 END) AS verified
+         FROM otp WHERE account_id = ? AND is_test = ? AND uniq_id >= ? AND uniq_id < ?${country}`,
+      [filters.accountId, filters.sandbox, uuidV7Floor(filters.from), uuidV7Floor(filters.to), ...(filters.country === undefined ? [] : [filters.country])],
+    );
+    return { sent: Number(row?.sent ?? 0), verified: Number(row?.verified ?? 0) };
+  }
+}
+
+/** The OTPs accepted in a range and those of them verified. */
+export interface OtpCounts {
+  sent: number;
+  verified: number;
 }
 
 /** The count by slot and status; the bench EXPLAINs it on its filled table. */

@@ -4,7 +4,9 @@ import type { Principal } from '../common/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { UsageDto } from './dto/usage.dto.js';
 import type { Granularity, UsageQueryDto } from './dto/usage-query.dto.js';
-import { UsageTally } from './usage-tally.js';
+import { Database } from '../database/database.js';
+import { FraudAttemptRepository } from '../fraud/fraud-attempt.repository.js';
+import { rate, UsageTally } from './usage-tally.js';
 import { UsageRepository } from './usage.repository.js';
 
 const MAX_RANGE_MS = 366 * 86_400_000;
@@ -17,7 +19,11 @@ const UNITS = { day: 'day', week: 'week', month: 'month' } as const;
  */
 @Injectable()
 export class UsageService {
-  constructor(private readonly usage: UsageRepository) {}
+  constructor(
+    private readonly usage: UsageRepository,
+    private readonly database: Database,
+    private readonly attempts: FraudAttemptRepository,
+  ) {}
 
   async report(principal: Principal, query: UsageQueryDto): Promise<UsageDto> {
     const [from, to] = [new Date(query.created_from), new Date(query.created_to)];
@@ -26,10 +32,13 @@ export class UsageService {
     const zone = query.timezone ?? 'UTC';
     const granularity = query.granularity ?? 'day';
 
+    const scope = { accountId: principal.accountId, sandbox: principal.test };
     const slots = await this.usage.countsBySlot(
-      { accountId: principal.accountId, sandbox: principal.test, from, to, type: query.type, senderId: query.sender_id, campaignId: query.campaign_id, country: query.country },
+      { ...scope, from, to, type: query.type, senderId: query.sender_id, campaignId: query.campaign_id, country: query.country },
       wholeHourOffsets(zone, from, to) ? 60 : 15,
     );
+    const otps = await this.usage.otpCounts({ ...scope, from, to, country: query.country });
+    const blocked = await this.database.run((sql) => this.attempts.countBlocked(sql, scope, from, to, query.country));
     const totals = new UsageTally();
     const buckets = granularity === 'none' ? new Map<string, UsageTally>() : periods(from, to, zone, granularity);
     for (const slot of slots) {
@@ -41,6 +50,7 @@ export class UsageService {
       to: to.toISOString(),
       timezone: zone,
       totals: totals.toDto(),
+      otp: { sent: otps.sent, verified: otps.verified, conversion_rate: rate(otps.verified, otps.sent), blocked },
       buckets: [...buckets].map(([period, tally]) => ({ period, ...tally.toDto() })),
     };
   }

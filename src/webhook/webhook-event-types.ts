@@ -16,6 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'sender.approved',
   'sender.rejected',
   'balance.low',
+  'otp.blocked',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

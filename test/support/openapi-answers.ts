@@ -47,7 +47,7 @@ interface Route {
  * responses, and a JSON body must satisfy that response's schema.
  */
 export class OpenApiAnswers {
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true, multipleOfPrecision: 6 });
   private readonly routes: Route[];
   private readonly validators = new Map<string, ValidateFunction>();
 

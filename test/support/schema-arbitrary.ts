@@ -91,6 +91,8 @@ function text(schema: Schema, context: GenerationContext): fc.Arbitrary<string> 
   if (schema.format === 'date-time') return fc.date({ ...context.dates, noInvalidDate: true }).map((date) => date.toISOString());
   if (schema.format === 'uuid') return fc.uuid({ version: [4, 7] });
   if (schema.format === 'email') return fc.emailAddress();
+  if (schema.format === 'ipv4') return fc.ipV4();
+  if (schema.format === 'ipv6') return fc.ipV6();
   if (schema.pattern !== undefined) {
     try {
       const matching = fc.stringMatching(new RegExp(schema.pattern));

@@ -7,6 +7,7 @@ import {
   type OperationObject,
   type ReferenceObject,
   type RequestBodyObject,
+  type ResponseObject,
   type SchemaObject,
 } from '@nestjs/swagger';
 import { errorEnvelopeSchema } from '../envelope/envelope.schema.js';
@@ -80,7 +81,7 @@ function secureByDefault(document: OpenAPIObject): OpenAPIObject {
       operation.security = admin ? [{ 'operator-key': [] }] : [{ jwt: [] }, { 'api-key': [] }];
       addResponse(operation, 401, 'Non autorisé', 'Missing, malformed, expired, revoked or unknown credentials');
       if (admin) addResponse(operation, 403, 'acces_refuse', "An account's credential: this route takes operator keys only", [OPERATOR_KEY_REQUIRED]);
-      else addResponse(operation, 403, 'acces_refuse', 'An operator key: it opens `/v1/admin` only', [ACCOUNT_CREDENTIAL_REQUIRED]);
+      else addAlternative(operation, 403, 'acces_refuse', 'An operator key: it opens `/v1/admin` only', [ACCOUNT_CREDENTIAL_REQUIRED]);
       addResponse(operation, 429, 'trop_de_requetes', 'The credential made too many requests this minute; see `Retry-After`', [
         'requêtes: limite de 600 requêtes par minute atteinte, réessayez dans 12 s',
       ]);
@@ -132,4 +133,13 @@ function stateStrictBodies(document: OpenAPIObject): OpenAPIObject {
 
 function addResponse(operation: OperationObject, status: number, message: string, description: string, errors?: string[]): void {
   operation.responses[status] ??= { description, content: { [JSON_TYPE]: { schema: errorEnvelopeSchema(status, message, { errors }) } } };
+}
+
+/** A response beside any the operation documents with the same status (the OTP send's 403 `envoi_bloque` and a credential's 403): either body. */
+function addAlternative(operation: OperationObject, status: number, message: string, description: string, errors?: string[]): void {
+  const own = operation.responses[status] as ResponseObject | undefined;
+  const content = own?.content?.[JSON_TYPE];
+  if (!own || !content?.schema) return addResponse(operation, status, message, description, errors);
+  own.description = `${own.description}; \`${message}\`: ${description}`;
+  content.schema = { anyOf: [content.schema, errorEnvelopeSchema(status, message, { errors })], example: (content.schema as SchemaObject).example };
 }

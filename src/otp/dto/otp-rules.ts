@@ -3,6 +3,8 @@ import { rule } from '../../common/validation/rule.js';
 import { isValidSenderName } from '../../sender/sender-name.js';
 import { EMAIL_INVALID, parseEmail, parsePhone, PHONE_INVALID } from '../../common/recipient.js';
 import { MAX_MESSAGE_LENGTH } from '../../sending/message-rules.js';
+import { canonicalIp } from '../../fraud/ip-address.js';
+import { USER_REF, USER_REF_INVALID } from '../../fraud/fraud-list.rules.js';
 
 export const OTP_PLACEHOLDER = '##OTP##';
 export const DEFAULT_OTP_LENGTH = 6;
@@ -62,3 +64,18 @@ export const FitsWithCode = rule(
   },
   () => `ne doit pas dépasser ${MAX_MESSAGE_LENGTH} caractères une fois le code inséré`,
 );
+
+/** The end user's address: IPv4 (dotted quad) or IPv6. */
+export const IsClientIp = rule('isClientIp', (value) => typeof value !== 'string' || canonicalIp(value) !== null, () => 'adresse IP invalide (IPv4 ou IPv6)', {
+  anyOf: [
+    { type: 'string', format: 'ipv4' },
+    { type: 'string', format: 'ipv6' },
+  ],
+});
+
+/** The caller's reference for its end user: 1 to 128 printable characters. */
+export const IsUserRef = rule('isUserRef', (value) => typeof value !== 'string' || USER_REF.test(value), () => USER_REF_INVALID, {
+  minLength: 1,
+  maxLength: 128,
+  pattern: USER_REF.source,
+});

@@ -3,7 +3,7 @@ import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Max, MaxLength
 import { Messages } from '../../common/validation/messages.js';
 import { LANGUAGES, type Language } from '../../common/language.js';
 import { OTP_TYPES, type OtpType } from '../otp-code.js';
-import { FitsWithCode, HasPlaceholder, IsRecipientForChannel, IsSenderForChannel, OTP_LENGTHS, OTP_PLACEHOLDER } from './otp-rules.js';
+import { FitsWithCode, HasPlaceholder, IsClientIp, IsRecipientForChannel, IsSenderForChannel, IsUserRef, OTP_LENGTHS, OTP_PLACEHOLDER } from './otp-rules.js';
 
 export const CHANNELS = ['SMS', 'EMAIL'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -81,4 +81,23 @@ export class SendOtpDto {
   @IsOptional()
   @IsIn(LANGUAGES, { message: Messages.oneOf(LANGUAGES) })
   language?: Language;
+
+  @ApiPropertyOptional({
+    example: '203.0.113.7',
+    description: "The end user's IP address (IPv4 or IPv6), for the fraud guard: its deny list and its velocity per address. Stored on the OTP.",
+  })
+  @IsOptional()
+  @IsString({ message: Messages.string })
+  @IsClientIp()
+  client_ip?: string;
+
+  @ApiPropertyOptional({
+    example: 'user-8812',
+    maxLength: 128,
+    description: 'Your own reference for the end user, for the fraud guard: its safe and deny lists and its velocity per user. Stored on the OTP.',
+  })
+  @IsOptional()
+  @IsString({ message: Messages.string })
+  @IsUserRef()
+  user_ref?: string;
 }

@@ -26,6 +26,22 @@ export class UsageBucketDto extends UsageTotalsDto {
   period!: string;
 }
 
+/** The OTPs of the range: those accepted, those verified, and the sends the fraud guard refused. */
+export class UsageOtpTotalsDto {
+  /** OTPs accepted (SMS and e-mail) @example 1000 */
+  @Integer()
+  sent!: number;
+  /** Of them, those verified @example 870 */
+  @Integer()
+  verified!: number;
+  /** verified ÷ sent, 4 decimals; null when none was sent @example 0.87 */
+  @ApiProperty({ type: Number, nullable: true, example: 0.87 })
+  conversion_rate!: number | null;
+  /** Sends the fraud guard refused (403 `envoi_bloque`) @example 12 */
+  @Integer()
+  blocked!: number;
+}
+
 /** What GET /metrics answers. */
 export class UsageDto {
   /** @example "2026-03-01T00:00:00.000Z" */
@@ -38,6 +54,8 @@ export class UsageDto {
   timezone!: string;
   @ApiProperty({ type: UsageTotalsDto })
   totals!: UsageTotalsDto;
+  @ApiProperty({ type: UsageOtpTotalsDto, description: 'Over the whole range; filtered by `country` only' })
+  otp!: UsageOtpTotalsDto;
   @ApiProperty({ type: [UsageBucketDto], description: 'Every period from `from` to `to`, empty ones included; none for `granularity=none`' })
   buckets!: UsageBucketDto[];
 }

@@ -1,0 +1,55 @@
+// The OTP send under the fraud guard: the default policy (the `send (API key)` scenario) beside an account with the guard
+// off and one with every velocity rule enforced, in the same run (SPEC-3 §3: at least 0.97× and 0.9× the guard off).
+import { apiCaller, nextRecipient, ours } from './load.mjs';
+import { runCli } from './processes.mjs';
+import { summarise } from './report.mjs';
+
+export const FRAUD_SEND = { off: 'send (guard off)', velocity: 'send (velocity on)' };
+
+const OFF = { modes: { lists: 'off', countries: 'off', number_types: 'off', velocity: 'off', conversion: 'off' } };
+// every count read and enforced; the end users and prefixes of the load never reach their thresholds, a country's sends do not either
+const VELOCITY = { modes: { velocity: 'enforce' }, thresholds: { country_per_10_min: 1000000 } };
+
+/** An address and a user ref of their own for each request, as many end users sending once each. */
+let endUsers = 0;
+const endUser = () => {
+  const n = endUsers++;
+  return { client_ip: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`, user_ref: `user-${n}` };
+};
+
+/** The two accounts and their scenarios, measured against the baseline's send like `send (API key)`. */
+export async function fraudScenarios(url, env) {
+  const account = async (name, policy) => {
+    const created = runCli(env, 'account:create', '--name', name, '--balance', '10000000000', '--sender', 'BENCH');
+    const auth = `Bearer ${created.api_key}`;
+    await apiCaller(url, auth)('PUT', '/v1/fraud/policy', policy);
+    return auth;
+  };
+  const offAuth = await account('Bench guard off', OFF);
+  const velocityAuth = await account('Bench velocity', VELOCITY);
+  const withEndUser = (auth) => ({
+    ...ours.send(auth),
+    setupRequest: (request) => ({
+      ...request,
+      body: JSON.stringify({ channel: 'SMS', to: nextRecipient(), message: 'Votre code est ##OTP##. Il expire dans 5 minutes.', ...endUser() }),
+    }),
+  });
+  return [
+    { name: FRAUD_SEND.off, against: 'send', run: async () => ours.send(offAuth) },
+    { name: FRAUD_SEND.velocity, against: 'send', run: async () => withEndUser(velocityAuth) },
+  ];
+}
+
+/** Each connection count's send with the default policy and with every velocity rule enforced, as a ratio to the guard off. */
+export function printFraudGuard(scenarios) {
+  for (const [connections, runs] of Object.entries(scenarios['send (API key)'] ?? {})) {
+    const off = scenarios[FRAUD_SEND.off]?.[connections];
+    const velocity = scenarios[FRAUD_SEND.velocity]?.[connections];
+    if (!Array.isArray(runs) || !off || !velocity) continue;
+    const [withDefaults, withVelocity, without] = [runs, velocity, off].map((measured) => summarise(measured).rps);
+    console.log(
+      `OTP send c=${connections} under the fraud guard: default policy ${withDefaults} req/s, ${(withDefaults / without).toFixed(2)}× the guard off (${without} req/s); ` +
+        `every velocity rule enforced ${withVelocity} req/s, ${(withVelocity / without).toFixed(2)}×`,
+    );
+  }
+}

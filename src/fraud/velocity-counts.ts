@@ -1,0 +1,192 @@
+import type { Param } from '../database/sql.js';
+import { readTime } from '../database/sql.js';
+import { CountryWindow, type StoredWindow } from './country-window.js';
+import type { FraudThresholds } from './fraud-policy.js';
+import type { FraudScope } from './fraud-state.repository.js';
+import { blockError, finding, type Finding, type SendSubject } from './fraud-signals.rules.js';
+import type { VelocityMemo } from './velocity-memo.js';
+
+const HOUR_MS = 3600_000;
+const TEN_MINUTES_MS = 600_000;
+
+/** The velocity keys of a send, in the order their rows are locked (see FraudCheck). */
+export const VELOCITY_KINDS = ['ip', 'user', 'prefix', 'country'] as const;
+export type VelocityKind = (typeof VELOCITY_KINDS)[number];
+
+/** One key of the send: its threshold and window, and how it is counted. */
+interface Key {
+  kind: VelocityKind;
+  value: string;
+  limit: number;
+  since: Date;
+  /** Read from the OTP table (`walk`), from the key's row by minute (`window`: a country, enforced), or known already (`over`, `under`, monitor mode). */
+  read: 'walk' | 'window' | 'over' | 'under';
+}
+
+/** Columns added to the send-limit read (OtpRepository.recentSends), and the parameters of their subqueries. */
+export interface RideAlong {
+  columns: string;
+  params: Param[];
+}
+
+export interface VelocityRow {
+  fraud_ip_count?: number | string;
+  fraud_ip_oldest?: string | Date | null;
+  fraud_user_count?: number | string;
+  fraud_user_oldest?: string | Date | null;
+  fraud_prefix_count?: number | string;
+  fraud_country_count?: number | string;
+  fraud_country_oldest?: string | Date | null;
+  fraud_country_minute?: number | string | null;
+  fraud_country_counts?: string | null;
+}
+
+/** The column of each key's OTPs in the `otp` table, each served by an index ending in `created_at` (migration OtpFraudGuard). */
+const COLUMN: Record<VelocityKind, string> = { ip: 'client_ip', user: 'user_ref', prefix: 'prefix', country: 'country' };
+
+/**
+ * The subqueries of one key. A walk reads the key's OTPs of the window from
+ * its index, up to one past the threshold, so that a key under attack costs
+ * no more than one at its limit (the cap is written in the text: SQLite reads
+ * a bound LIMIT row by row); a prefix counts its distinct numbers other than
+ * the recipient; the oldest OTP of the window says when it frees. A window
+ * reads the key's counts by minute from its row.
+ */
+function subqueries(key: Key): string {
+  if (key.read === 'window') {
+    const row = "FROM fraud_velocity_key WHERE account_id = ? AND sandbox = ? AND kind = 'country' AND value = ?";
+    return `(SELECT minute ${row}) AS fraud_country_minute, (SELECT counts ${row}) AS fraud_country_counts`;
+  }
+  const where = `account_id = ? AND is_test = ? AND ${COLUMN[key.kind]} = ? AND created_at > ?`;
+  const cap = Math.trunc(key.limit) + 1;
+  if (key.kind === 'prefix') {
+    return `(SELECT COUNT(*) FROM (SELECT DISTINCT recipient FROM otp WHERE ${where} AND recipient <> ? LIMIT ${cap}) c) AS fraud_prefix_count`;
+  }
+  return `(SELECT COUNT(*) FROM (SELECT 1 FROM otp WHERE ${where} LIMIT ${cap}) c) AS fraud_${key.kind}_count, (SELECT MIN(created_at) FROM otp WHERE ${where}) AS fraud_${key.kind}_oldest`;
+}
+
+const texts = new Map<string, string>();
+
+/**
+ * The velocity signals of a send: the keys it has (its address, its user
+ * ref, its prefix, its country), counted in the statement of the send-limit
+ * read. Enforced, every key is counted exactly on every send, a country from
+ * its counts by minute (one row, whatever the traffic), kept by the sends
+ * themselves; in monitor mode, what an instance knows of a key spares its
+ * count (VelocityMemo).
+ */
+export class VelocityCounts {
+  private window: CountryWindow | null = null;
+
+  private constructor(
+    private readonly scope: FraudScope,
+    private readonly subject: SendSubject,
+    private readonly thresholds: FraudThresholds,
+    private readonly mode: 'enforce' | 'monitor',
+    private readonly keys: Key[],
+    private readonly memo: VelocityMemo,
+  ) {}
+
+  /** `prefixLiftedAt`: when a block of the prefix was last lifted by hand; the sends before it are not counted again. */
+  static of(
+    scope: FraudScope,
+    subject: SendSubject,
+    thresholds: FraudThresholds,
+    mode: 'enforce' | 'monitor',
+    now: Date,
+    prefixLiftedAt: Date | null,
+    memo: VelocityMemo,
+  ): VelocityCounts | null {
+    const hourAgo = new Date(now.getTime() - HOUR_MS);
+    const keys: Key[] = [];
+    const add = (kind: VelocityKind, value: string | null, limit: number, since: Date) => {
+      if (value === null) return;
+      const known = mode === 'monitor' ? memo.recall(memoKey(scope, kind, value, limit), now.getTime()) : undefined;
+      keys.push({ kind, value, limit, since, read: known ?? (mode === 'enforce' && kind === 'country' ? 'window' : 'walk') });
+    };
+    add('ip', subject.clientIp, thresholds.ip_per_hour, hourAgo);
+    add('user', subject.userRef, thresholds.user_per_hour, hourAgo);
+    add('prefix', subject.prefix, thresholds.prefix_per_hour, prefixLiftedAt && prefixLiftedAt > hourAgo ? prefixLiftedAt : hourAgo);
+    add('country', subject.country, thresholds.country_per_10_min, new Date(now.getTime() - TEN_MINUTES_MS));
+    return keys.length === 0 ? null : new VelocityCounts(scope, subject, thresholds, mode, keys, memo);
+  }
+
+  /** The keys counted, for the rows that serialise their sends. */
+  get counted(): Array<{ kind: VelocityKind; value: string }> {
+    return this.keys.map(({ kind, value }) => ({ kind, value }));
+  }
+
+  /** The columns of the keys to read; undefined when every key is known. */
+  rideAlong(): RideAlong | undefined {
+    const read = this.keys.filter((key) => key.read === 'walk' || key.read === 'window');
+    if (read.length === 0) return undefined;
+    const shape = read.map((key) => `${key.kind}:${key.read}:${key.limit}`).join(',');
+    let columns = texts.get(shape);
+    if (columns === undefined) {
+      columns = read.map(subqueries).join(', ');
+      texts.set(shape, columns);
+    }
+    const params: Param[] = [];
+    for (const { kind, value, since, read: how } of read) {
+      const key = [this.scope.accountId, this.scope.sandbox, value];
+      const where = [...key, since];
+      if (how === 'window') params.push(...key, ...key);
+      else if (kind === 'prefix') params.push(...where, this.subject.recipient);
+      else params.push(...where, ...where);
+    }
+    return { columns, params };
+  }
+
+  /** The keys over their thresholds, as signals in the counts' mode; a prefix's is to be blocked (see FraudCheck). */
+  judge(row: VelocityRow, now: Date): Finding[] {
+    const findings: Finding[] = [];
+    for (const key of this.keys) {
+      const { count, frees } = this.read(key, row, now);
+      if (this.mode === 'monitor' && key.read === 'walk') this.memo.remember(memoKey(this.scope, key.kind, key.value, key.limit), count, key.limit, now.getTime());
+      if (count >= key.limit) findings.push(this.finding(key, frees));
+    }
+    return findings;
+  }
+
+  /** The country's counts by minute with this send, once it is accepted (enforced); null when there are none to keep. */
+  windowWithSend(): { value: string; window: StoredWindow } | null {
+    return this.window ? { value: this.subject.country!, window: this.window.withSend() } : null;
+  }
+
+  /** The send was accepted: it uses the room of the keys this instance knew. */
+  sent(now: Date): void {
+    if (this.mode !== 'monitor') return;
+    for (const key of this.keys) this.memo.sent(memoKey(this.scope, key.kind, key.value, key.limit), now.getTime());
+  }
+
+  /** How many sends the key had in its window, and when the window frees (null when it is not known). */
+  private read(key: Key, row: VelocityRow, now: Date): { count: number; frees: Date | null } {
+    if (key.read === 'over') return { count: key.limit, frees: null };
+    if (key.read === 'under') return { count: 0, frees: null };
+    if (key.read === 'window') {
+      this.window = CountryWindow.read({ minute: row.fraud_country_minute ?? null, counts: row.fraud_country_counts ?? null }, now);
+      return { count: this.window.total, frees: this.window.frees };
+    }
+    const count = Number(row[`fraud_${key.kind}_count`] ?? 0);
+    const oldest = key.kind === 'prefix' ? null : readTime(row[`fraud_${key.kind}_oldest`] ?? null);
+    const windowMs = key.kind === 'country' ? TEN_MINUTES_MS : HOUR_MS;
+    return { count, frees: oldest ? new Date(oldest.getTime() + windowMs) : null };
+  }
+
+  private finding(key: Key, frees: Date | null): Finding {
+    const t = this.thresholds;
+    switch (key.kind) {
+      case 'ip':
+        return finding('ip_velocity', this.mode, `client_ip: trop d'envois depuis cette adresse (${t.ip_per_hour} par heure)`, frees);
+      case 'user':
+        return finding('user_velocity', this.mode, `user_ref: trop d'envois pour cet utilisateur (${t.user_per_hour} par heure)`, frees);
+      case 'prefix':
+        return finding('prefix_velocity', this.mode, blockError('prefix', key.value, 'prefix_velocity'), null);
+      case 'country':
+        return finding('country_burst', this.mode, `to: trop d'envois vers le pays ${key.value} (${t.country_per_10_min} en 10 minutes)`, frees);
+    }
+  }
+}
+
+const memoKey = (scope: FraudScope, kind: VelocityKind, value: string, limit: number): string =>
+  `${scope.accountId}:${scope.sandbox ? 1 : 0}:${kind}:${limit}:${value}`;
