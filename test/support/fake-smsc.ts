@@ -37,6 +37,8 @@ export class FakeSmsc {
   submitDelayMs = 0;
   private readonly answers: SubmitAnswer[] = [];
   private every: { count: number; status: SubmitAnswer; after: number } | null = null;
+  /** Submits received past this count are neither taken nor answered (an SMSC that stopped answering). */
+  private silentAfter: number | null = null;
   private server: smpp.Server | undefined;
   private nextId = 1000;
   port = 0;
@@ -77,6 +79,15 @@ export class FakeSmsc {
   /** Every `count`-th submit_sm received from now on (counting all of them) gets this status instead of being taken. */
   answerEvery(count: number, status: SubmitAnswer): void {
     this.every = { count, status, after: this.received };
+  }
+
+  /** After `count` more submits, leaves every submit_sm unanswered and untaken until `answerAgain`. */
+  stopAnsweringAfter(count: number): void {
+    this.silentAfter = this.received + count;
+  }
+
+  answerAgain(): void {
+    this.silentAfter = null;
   }
 
   /** Sends a delivery receipt for a message id on the first bound session. */
@@ -141,6 +152,7 @@ export class FakeSmsc {
     });
     session.on('submit_sm', (pdu: smpp.PDU) => {
       this.received++;
+      if (this.silentAfter !== null && this.received > this.silentAfter) return;
       const status = this.answers.shift() ?? (this.every && (this.received - this.every.after) % this.every.count === 0 ? this.every.status : smpp.ESME_ROK);
       if (status !== smpp.ESME_ROK) {
         session.send(pdu.response({ command_status: status }));
