@@ -55,6 +55,15 @@ export default {
     },
     // the spec that kills and restarts a node: run by test:e2e:galera after the others, alone on the cluster
     { ...galera, displayName: 'e2e-galera-node-failure', testMatch: ['<rootDir>/test/galera/node-failure.e2e-spec.ts'] },
+    // the images, compose.yaml, compose.cluster.yaml and the Kubernetes manifests under podman: run by test:containers,
+    // after the global setup has built the images
+    {
+      ...common,
+      displayName: 'containers',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/containers/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/containers/images.ts',
+    },
     // Swagger UI in headless Chromium: run by test:browser
     { ...common, displayName: 'browser', rootDir: '.', testMatch: ['<rootDir>/test/browser/*.e2e-spec.ts'] },
   ],

@@ -197,6 +197,7 @@ async function benchDatabase(db) {
     LOG_LEVEL: 'warn',
     PORT: String(OURS_PORT),
     HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${OURS_PORT}`,
     JWT_SECRET: SECRET,
     OTP_SECRET: SECRET,
     DATA_DIR: work,

@@ -1,10 +1,10 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
 import { requestAuthenticator } from './auth/request-authenticator.js';
 import { registerBodyParsers } from './common/http/body-parsers.js';
 import { registerCsvBody } from './common/http/csv-body.js';
 import { addStandardHeaders } from './common/http/http-server.js';
 import { answerOtherMethods } from './common/http/method-not-allowed.js';
+import { ApplicationLogger } from './common/logging/application-logger.js';
 import { logEveryRequest } from './common/logging/request-log.js';
 import { setupSwagger } from './common/http/swagger.js';
 import { appConfig, type AppConfig } from './config/app.config.js';
@@ -16,7 +16,7 @@ import { WebhookEvents } from './webhook/webhook-events.js';
 /** Everything the running service and the e2e tests share beyond the module graph. */
 export async function configureApp(app: NestFastifyApplication): Promise<void> {
   const config = app.get<AppConfig>(appConfig.KEY);
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(ApplicationLogger));
   const fastify = app.getHttpAdapter().getInstance();
   addStandardHeaders(fastify);
   const csvLimit = app.get<ContactImportConfig>(contactImportConfig.KEY).maxBytes;

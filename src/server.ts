@@ -32,11 +32,15 @@ async function bootstrap(): Promise<void> {
         `Try: curl -H "Authorization: Bearer ${demo.api_key}" ${url}/v1/account\n`,
     );
   }
-  if (worker === undefined) process.stdout.write(`Serving on ${url} (Swagger UI: ${url}/docs)\n`);
+  if (worker === undefined) {
+    process.stdout.write(`Serving on ${url} (Swagger UI: ${url}/docs)\n`);
+    applicationLogger().info({ context: 'PublicUrl', publicUrl: config.publicUrl }, 'links in messages start with the public address (PUBLIC_URL)');
+  }
   closeGracefullyOn(app, worker !== undefined);
 }
 
-const SHUTDOWN_DEADLINE_MS = 10_000;
+// below the 10 s that Docker, podman and Compose wait before SIGKILL by default
+const SHUTDOWN_DEADLINE_MS = 8_000;
 
 /**
  * On SIGTERM or SIGINT, closes the HTTP server first, so that the requests in

@@ -243,9 +243,9 @@ describe('Authentication', () => {
       expect(res.body).toEqual(route.accepted(resources));
     });
 
-    it('accepts a mk_test_ key', async () => {
-      const resources = await resourcesOf(credentials.tenant);
+    it('accepts a mk_test_ key, on the records of its mode', async () => {
       const { api_key } = await t.admin.createApiKey(credentials.tenant.userId, true);
+      const resources = await resourcesOf({ ...credentials.tenant, auth: `Bearer ${api_key}` });
 
       const res = await route.call(t, resources).set('Authorization', `Bearer ${api_key}`);
 

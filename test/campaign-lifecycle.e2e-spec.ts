@@ -99,6 +99,23 @@ describe('campaign lifecycle', () => {
     await t.drain(CAMPAIGN_QUEUE);
   };
 
+  it('counts a member of an excluded group in exclu_par_groupe each time it is met; a campaign launched before has none', async () => {
+    const tenant = await createTenant(t);
+    const first = await newGroup(tenant, phones(500, 6));
+    const second = await newGroup(tenant, phones(503, 6));
+    const left = await newGroup(tenant, [ci(504), ci(505), ci(600)]);
+    const id = await create(tenant, { group_ids: [first, second], exclude_group_ids: [left] });
+
+    const { counts } = (await launch(tenant, id).expect(200)).body.data;
+
+    // 12 members met: 504 and 505 twice (excluded each time), 503 twice (a recipient, then doublon)
+    expect(counts).toMatchObject({ recipients: 7, excluded: { desinscrit: 0, numero_invalide: 0, doublon: 1, destination_non_prise_en_charge: 0, exclu_par_groupe: 4 } });
+    await t.database.run((sql) =>
+      sql.run('UPDATE campaign SET excluded = ? WHERE id = ?', [JSON.stringify({ desinscrit: 0, numero_invalide: 0, doublon: 1, destination_non_prise_en_charge: 0 }), id]),
+    );
+    expect((await read(tenant, id)).counts.excluded).toEqual({ desinscrit: 0, numero_invalide: 0, doublon: 1, destination_non_prise_en_charge: 0, exclu_par_groupe: 0 });
+  });
+
   it('launches now: freezes the audience minus exclusions and opt-outs, debits it, writes every message once, then is done', async () => {
     const tenant = await createTenant(t);
     await subscribe(tenant);
@@ -118,10 +135,17 @@ describe('campaign lifecycle', () => {
       lot: expect.stringMatching(ULID),
       sender_id: tenant.senderId,
       amount: recipients * 2.5,
-      counts: { recipients, excluded: { desinscrit: 2, numero_invalide: 0, doublon: 10, destination_non_prise_en_charge: 0 }, scheduled: recipients },
+      counts: {
+        recipients,
+        excluded: { desinscrit: 2, numero_invalide: 0, doublon: 10, destination_non_prise_en_charge: 0, exclu_par_groupe: 10 },
+        scheduled: recipients,
+      },
       launched_at: expect.any(String),
       started_at: expect.any(String),
     });
+    // every member met in group_ids is a recipient or counted once in an exclusion
+    const excludedTotal = Object.values(launched.data.counts.excluded as Record<string, number>).reduce((sum, count) => sum + count, 0);
+    expect(launched.data.counts.recipients + excludedTotal).toBe(300 + 25);
     expect(await balanceOf(tenant)).toBe(1000 - recipients * 2.5);
     const lot = await t.database.run((sql) => sql.get<{ campaign_id: string }>('SELECT campaign_id FROM message_lot WHERE lot = ?', [launched.data.lot]));
     expect(lot).toEqual({ campaign_id: id });
@@ -265,7 +289,7 @@ describe('campaign lifecycle', () => {
       expect(before.campaigns.map((campaign) => campaign.status)).toEqual(['scheduled', 'running', 'cancelled']);
 
       expect((await launch(tenant, running).expect(409)).body).toEqual(refused(launched));
-      const refusals: Array<[string, string]> = [[scheduled, launched], [running, launched], [cancelled, 'status: la campagne est annulée']];
+      const refusals: Array<[string, string]> = [[scheduled, launched], [running, launched], [cancelled, 'status: campagne déjà annulée']];
       for (const [id, refusal] of refusals) {
         expect((await patch(tenant, id, { name: 'Autre nom' }).expect(409)).body).toEqual(refused(refusal));
         expect((await remove(tenant, id).expect(409)).body).toEqual(refused(refusal));
@@ -293,8 +317,8 @@ describe('campaign lifecycle', () => {
     expect(cancelledLaunch).toMatchObject({ status: 'cancelled', refunded: 10, cancelled_at: expect.any(String), counts: { recipients: 4, scheduled: 0, cancelled: 4 } });
     expect(await balanceOf(tenant)).toBe(1000);
     expect((await eventsOf(scheduled)).map((event) => event.type)).toEqual(['campaign.cancelled']);
-    expect((await cancel(tenant, scheduled).expect(409)).body).toEqual(refused('status: la campagne est annulée'));
-    expect((await launch(tenant, draft).expect(409)).body).toEqual(refused('status: la campagne est annulée'));
+    expect((await cancel(tenant, scheduled).expect(409)).body).toEqual(refused('status: campagne déjà annulée'));
+    expect((await launch(tenant, draft).expect(409)).body).toEqual(refused('status: campagne déjà annulée'));
     t.clock.advance(7201);
     await t.drain(CAMPAIGN_QUEUE);
     expect(await messagesOf(scheduled)).toEqual([]);
@@ -321,7 +345,7 @@ describe('campaign lifecycle', () => {
         ['debit', -1200 * 250],
         ['refund', unsent * 250],
       ]);
-      expect((await cancel(tenant, id).expect(409)).body).toEqual(refused('status: la campagne est annulée'));
+      expect((await cancel(tenant, id).expect(409)).body).toEqual(refused('status: campagne déjà annulée'));
     } finally {
       jobs.resume(CAMPAIGN_QUEUE);
       t.resumeDelivery();

@@ -53,7 +53,7 @@ describe('campaign drafts', () => {
       lot: null,
       counts: {
         recipients: 0,
-        excluded: { desinscrit: 0, numero_invalide: 0, doublon: 0, destination_non_prise_en_charge: 0 },
+        excluded: { desinscrit: 0, numero_invalide: 0, doublon: 0, destination_non_prise_en_charge: 0, exclu_par_groupe: 0 },
         scheduled: 0,
         pending: 0,
         sent: 0,

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { newId } from '../src/common/ids.js';
 import { startCli, type CliResult } from './support/processes.js';
@@ -18,11 +20,22 @@ describe('cli', () => {
 
   // each command is a process of its own: those that do not depend on each other run side by side
   const cli = (...args: string[]) => startCli(env, ...args);
+  /** The line every command writes first on stderr: the database it acts on. */
+  const using = () =>
+    process.env.DB_TYPE === 'mysql'
+      ? `using mysql ${process.env.DB_USER}@${process.env.DB_HOST ?? '127.0.0.1'}:${process.env.DB_PORT ?? '3306'}/${env.DB_NAME}\n`
+      : `using sqlite ${env.DB_PATH}\n`;
   const ok = async (...args: string[]) => {
     const result = await cli(...args);
-    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: using() });
     return result.json as Record<string, unknown>;
   };
+  /** A refused command: exit 1, nothing on stdout, the database then one JSON error on stderr. */
+  const refusalOf = (result: CliResult) => {
+    const [named, error, ...rest] = result.stderr.split('\n');
+    return { status: result.status, stdout: result.stdout, named: `${named}\n`, error: error ? (JSON.parse(error) as unknown) : null, rest };
+  };
+  const refused = (error: string) => ({ status: 1, stdout: '', named: using(), error: { error }, rest: [''] });
   const get = (path: string, bearer: string) => t.http().get(path).set('Authorization', `Bearer ${bearer}`);
 
   beforeAll(async () => {
@@ -67,6 +80,44 @@ describe('cli', () => {
   it('account:credit adds to the balance', async () => {
     expect(await ok('account:credit', '--account', account.account_id, '--amount', '7.5')).toEqual({ balance: 20 });
     expect((await get('/v1/account', account.api_key)).body.data.balance).toBe(20);
+  });
+
+  it('account:credit writes the description given on the ledger row', async () => {
+    const owner = await ok('account:create', '--name', 'Credit Corp');
+    expect(await ok('account:credit', '--account', owner.account_id as string, '--amount', '12.5', '--description', 'Virement reçu')).toEqual({ balance: 12.5 });
+    const rows = (await get('/v1/balance/transactions', owner.api_key as string).expect(200)).body.data.items;
+    expect(rows[0]).toMatchObject({ type: 'credit', amount: 12.5, reference_type: 'admin', description: 'Virement reçu' });
+  });
+
+  it('operator-key:create prints an operator key once, which opens /v1/admin only; operator-key:revoke stops one', async () => {
+    const [kept, revoked] = await Promise.all([ok('operator-key:create', '--name', 'Équipe support'), ok('operator-key:create', '--name', 'Départ')]);
+    expect(kept).toEqual({ key_id: expect.any(String), operator_key: expect.stringMatching(/^mk_op_[A-Za-z0-9_-]{43}$/) });
+    const stored = await t.database.run((sql) => sql.get<Record<string, unknown>>('SELECT * FROM operator_key WHERE id = ?', [kept.key_id as string]));
+    expect(JSON.stringify(stored)).not.toContain((kept.operator_key as string).slice(6));
+
+    expect(await ok('operator-key:revoke', '--key-id', revoked.key_id as string)).toEqual({ key_id: revoked.key_id, revoked: true });
+    expect((await get('/v1/admin/accounts', kept.operator_key as string)).status).toBe(200);
+    expect((await get('/v1/account', kept.operator_key as string)).status).toBe(403);
+    expect((await get('/v1/admin/accounts', revoked.operator_key as string)).body).toEqual({ status: 401, message: 'Non autorisé' });
+  });
+
+  it('names the SQLite file in DATA_DIR when DB_PATH is not set, and refuses to act on one that does not exist', async () => {
+    if (process.env.DB_TYPE === 'mysql') return;
+    const dataDir = join(dirname(env.DB_PATH!), 'elsewhere');
+    const file = join(dataDir, 'messaging.sqlite');
+    const elsewhere = { ...env, DB_PATH: '', DATA_DIR: dataDir };
+
+    const credit = await startCli(elsewhere, 'account:credit', '--account', account.account_id, '--amount', '5');
+
+    expect({ status: credit.status, stdout: credit.stdout, stderr: credit.stderr }).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: `using sqlite ${file}\n${JSON.stringify({ error: `no database at ${file}: set DB_PATH or DATA_DIR as the server does` })}\n`,
+    });
+    expect(existsSync(file)).toBe(false);
+    const created = await startCli(elsewhere, 'account:create', '--name', 'Nouvelle base');
+    expect({ status: created.status, stderr: created.stderr }).toEqual({ status: 0, stderr: `using sqlite ${file}\n` });
+    expect(existsSync(file)).toBe(true);
   });
 
   it('account:webhook-secret rotates the signing secret and prints it once; the previous one still signs', async () => {
@@ -217,7 +268,7 @@ describe('cli', () => {
       );
       for (const [i, [, error]] of refusals.entries()) {
         const result = results[i]!;
-        expect({ status: result.status, stdout: result.stdout, stderr: JSON.parse(result.stderr) }).toEqual({ status: 1, stdout: '', stderr: { error } });
+        expect(refusalOf(result)).toEqual(refused(error));
       }
       expect(await listed(owner.api_key as string)).toEqual([{ phone, source: 'sms_keyword', created_by: null }]);
     });
@@ -235,6 +286,10 @@ describe('cli', () => {
     [['user:delete', '--user', '00000000-0000-7000-8000-000000000000'], 'no active user 00000000-0000-7000-8000-000000000000'],
     [['token:issue', '--user', '00000000-0000-7000-8000-000000000000'], 'no active user 00000000-0000-7000-8000-000000000000'],
     [['sender:create', '--account', '00000000-0000-7000-8000-000000000000', '--name', 'Bad Name!'], 'a sender name is up to 11 letters, digits or spaces with a letter, or up to 15 digits'],
+    [['sender:approve', '--sender', '00000000-0000-7000-8000-000000000000'], 'Expéditeur non trouvé'],
+    [['sender:reject', '--sender', '00000000-0000-7000-8000-000000000000', '--reason', ' '], 'erreur_de_validation: reason: doit faire de 1 à 500 caractères'],
+    [['operator-key:create'], "required option '--name <name>' not specified"],
+    [['operator-key:revoke', '--key-id', '00000000-0000-7000-8000-000000000000'], 'no active operator key 00000000-0000-7000-8000-000000000000'],
   ];
   describe('failing commands', () => {
     // none changes anything: they run three at a time from the start, and each test reads its own
@@ -247,16 +302,11 @@ describe('cli', () => {
     });
 
     it.each(failures.map(([args, message], i) => [args, message, i] as const))('%j fails with a JSON error on stderr', async (_args, message, i) => {
-      const result = await results[i]!;
-      expect(result.status).toBe(1);
-      expect(result.stdout).toBe('');
-      expect(JSON.parse(result.stderr)).toEqual({ error: message });
+      expect(refusalOf(await results[i]!)).toEqual(refused(message));
     });
 
     it('refuses an amount that is not positive', async () => {
-      const result = await zeroAmount;
-      expect(result.status).toBe(1);
-      expect(JSON.parse(result.stderr)).toEqual({ error: 'amount must be a positive amount with at most two decimals' });
+      expect(refusalOf(await zeroAmount)).toEqual(refused('amount must be a positive amount with at most two decimals'));
     });
   });
 });

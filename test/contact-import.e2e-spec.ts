@@ -452,6 +452,7 @@ describe('/v1/contact/import', () => {
           updated: 0,
           duplicates: 0,
           invalid: finished.invalid,
+          encoding: 'utf-8',
           group_id: null,
           created_at: finished.created_at,
           finished_at: finished.finished_at,

@@ -55,12 +55,15 @@ describe('a server killed with SIGKILL during sends', () => {
       ...database.env,
       PORT: String(port),
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://sms.example.com',
       LOG_LEVEL: 'warn',
       JWT_SECRET: SECRET,
       OTP_SECRET: SECRET,
       RATE_LIMIT_PER_MINUTE: '0',
       // entries claimed by the killed process are offered again after this lease
       OUTBOX_LEASE_SECONDS: '5',
+      // messages stay as the hand-over left them: no receipts from the log provider
+      LOG_RECEIPT_DELAY_MS: '0',
     };
     const created = runCli(env, 'account:create', '--name', 'Crash Test', '--balance', String(START_BALANCE));
     if (created.status !== 0) throw new Error(`account:create failed: ${created.stderr}`);

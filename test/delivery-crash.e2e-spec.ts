@@ -50,6 +50,7 @@ describe('SMPP delivery across a server killed with SIGKILL', () => {
       ...database.env,
       PORT: String(port),
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://sms.example.com',
       LOG_LEVEL: 'warn',
       JWT_SECRET: SECRET,
       OTP_SECRET: SECRET,

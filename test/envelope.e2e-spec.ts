@@ -41,7 +41,7 @@ describe('Error envelope', () => {
     it.each([
       ['PUT', '/v1/account', 'GET, HEAD'],
       ['POST', `/v1/group/${A_GROUP_ID}`, 'GET, HEAD, PATCH, DELETE'],
-      ['GET', '/v1/otp/send', 'POST'],
+      ['PUT', '/v1/otp/verify', 'GET, HEAD, POST'],
       ['DELETE', '/v1/sms/out/abc', 'GET, HEAD'],
     ])('answers 405 methode_non_autorisee with Allow to %s %s, a path served with other methods', async (method, path, allow) => {
       const res = await t

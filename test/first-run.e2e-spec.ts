@@ -90,7 +90,7 @@ describe('first run', () => {
 
   it('creates no demo account in production', async () => {
     const port = await freePort();
-    server = await startServer(embedded(port, { NODE_ENV: 'production', JWT_SECRET: STRONG, OTP_SECRET: STRONG }));
+    server = await startServer(embedded(port, { NODE_ENV: 'production', JWT_SECRET: STRONG, OTP_SECRET: STRONG, PUBLIC_URL: 'https://sms.example.com' }));
     expect(server.stdout()).toContain('Serving on');
     expect(server.stdout()).not.toMatch(/mk_live_/);
     const health = await checkedFetch(`http://127.0.0.1:${port}/health`);

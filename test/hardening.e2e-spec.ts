@@ -156,6 +156,7 @@ describe('Logs of the running service', () => {
     const port = await freePort();
     const env = {
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://sms.example.com',
       LOG_LEVEL: 'debug',
       JWT_SECRET: SECRET_JWT,
       OTP_SECRET: SECRET_OTP,
@@ -306,7 +307,7 @@ describe('Logs of the running service', () => {
   });
 
   it('carries the request id on every line written while serving a request', () => {
-    const startup = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+    const startup = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication', 'PublicUrl']);
     const delivery = new Set(['OutboxWorker', 'LogSmsProvider', 'LogEmailProvider']);
     const listening = (entry: { msg?: unknown }) => String(entry.msg).startsWith('Server listening at');
     const served = entries.filter(

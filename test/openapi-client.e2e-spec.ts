@@ -386,7 +386,7 @@ describe('a client generated from the OpenAPI document', () => {
         sent: { count: 2, amount: 5.25, to: ['+2250707070707', '+221771234568'] },
         scheduled: { scheduled: true, statuses: ['scheduled', 'scheduled'] },
         cancelled: { cancelled: 2, refunded: 5.25, balance: 994.75 },
-        again: { status: 409, message: 'transition_invalide', errors: ['status: message déjà transmis'] },
+        again: { status: 409, message: 'transition_invalide', errors: ['status: message déjà annulé'] },
       });
     });
 

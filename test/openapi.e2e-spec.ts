@@ -39,6 +39,13 @@ const OPERATIONS: Array<[method: string, path: string, statuses: number[]]> = [
   ['get', '/v1/account/webhook', [200, 401]],
   ['put', '/v1/account/webhook', [200, 400, 401]],
   ['post', '/v1/account/webhook/secret', [200, 401]],
+  ['get', '/v1/otp', [200, 400, 401, 403]],
+  ['get', '/v1/otp/{uniq_id}', [200, 401, 403, 404]],
+  ['get', '/v1/admin/accounts', [200, 400, 401, 403]],
+  ['post', '/v1/admin/accounts/{id}/credit', [200, 400, 401, 403, 404, 409, 422]],
+  ['get', '/v1/admin/senders', [200, 400, 401, 403]],
+  ['post', '/v1/admin/senders/{id}/approve', [200, 401, 403, 404, 409]],
+  ['post', '/v1/admin/senders/{id}/reject', [200, 400, 401, 403, 404, 409]],
 ];
 
 const ERROR_MESSAGES: Array<[method: string, path: string, messages: Record<number, string>]> = [
@@ -195,17 +202,18 @@ describe('OpenAPI document', () => {
     );
   });
 
-  it('lists both schemes in the security of every /v1 operation', () => {
+  it("lists both account schemes in the security of every /v1 operation, and the operator key alone under /v1/admin", () => {
     const names = Object.entries(doc.components.securitySchemes);
     const jwt = names.find(([, scheme]) => scheme.type === 'http')![0];
-    const apiKey = names.find(([, scheme]) => scheme.type === 'apiKey')![0];
+    const apiKey = names.find(([name, scheme]) => scheme.type === 'apiKey' && name !== 'operator-key')![0];
     const operations = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/v1/'))
-      .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ operation: `${method} ${path}`, security: op.security })));
+      .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ operation: `${method} ${path}`, admin: path.startsWith('/v1/admin/'), security: op.security })));
 
     expect(operations.length).toBeGreaterThanOrEqual(OPERATIONS.length);
-    for (const { operation: name, security } of operations) {
-      expect({ name, security }).toEqual({ name, security: expect.arrayContaining([{ [jwt]: [] }, { [apiKey]: [] }]) });
+    for (const { operation: name, admin, security } of operations) {
+      const expected = admin ? [{ 'operator-key': [] }] : expect.arrayContaining([{ [jwt]: [] }, { [apiKey]: [] }]);
+      expect({ name, security }).toEqual({ name, security: expected });
     }
   });
 

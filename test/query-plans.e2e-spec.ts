@@ -88,11 +88,11 @@ const SEARCHED_TABLES = [
 
 /**
  * Secondary indexes hot statements rely on, dropped at the end to show that the
- * checks above see their absence. A message's lot is sought without its index
- * through any other index led by the account, so all of them go.
+ * checks above see their absence. A message's lot, or an OTP's recipient, is
+ * sought without its index through any other index led by the account, so all of them go.
  */
 const SECONDARY_INDEXES: Array<[table: string, indexes: string, hotQuery: string]> = [
-  ['otp', 'IDX_otp_account_recipient_created', 'the sends to a recipient in the rate window'],
+  ['otp', 'IDX_otp_account_recipient_created, IDX_otp_account_mode_id', 'the sends to a recipient in the rate window'],
   ['message_out', LIST_INDEXES.join(', '), 'the SMS by lot, with its contact (GET /v1/sms/out/{id})'],
   ['outbox', 'IDX_outbox_lane', 'the outbox claim of a lane'],
   ['delivery_receipt', 'IDX_delivery_receipt_provider_id', 'the kept delivery receipts by provider id'],

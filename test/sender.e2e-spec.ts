@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { newId } from '../src/common/ids.js';
 import { SenderReview } from '../src/sender/sender-review.service.js';
 import { WEBHOOK_QUEUE } from '../src/webhook/webhook-events.js';
 import { createTenant, smsBody, type Tenant } from './support/fixtures.js';
@@ -202,10 +203,17 @@ describe('/v1/sender', () => {
       const second = (await ask(request('DOUBLE'))).body.data.id;
       await review.approve(second);
 
-      await expect(review.approve(second)).rejects.toThrow(`sender ${second} is approved`);
-      await expect(review.reject(second, 'Trop tard')).rejects.toThrow(`sender ${second} is approved`);
-      await expect(review.approve(first)).rejects.toThrow('another sender of the account is pending or approved as DOUBLE');
-      await expect(review.reject(first, ' ')).rejects.toThrow('the reason must be 1 to 500 characters');
+      const refusal = (status: number, message: string, error: string) => ({ envelope: { status, message, errors: [error] } });
+      await expect(review.approve(second)).rejects.toMatchObject(refusal(409, 'transition_invalide', 'status: expéditeur déjà approuvé'));
+      await expect(review.reject(second, 'Trop tard')).rejects.toMatchObject(
+        refusal(409, 'transition_invalide', 'status: expéditeur déjà approuvé, il ne peut plus être refusé'),
+      );
+      await expect(review.reject(first, 'Encore')).rejects.toMatchObject(refusal(409, 'transition_invalide', 'status: expéditeur déjà refusé'));
+      await expect(review.approve(first)).rejects.toMatchObject(
+        refusal(409, 'deja_existant', 'name: un autre expéditeur du compte est en attente ou approuvé sous le nom DOUBLE'),
+      );
+      await expect(review.reject(first, ' ')).rejects.toMatchObject(refusal(400, 'erreur_de_validation', 'reason: doit faire de 1 à 500 caractères'));
+      await expect(review.approve(newId())).rejects.toMatchObject({ envelope: { status: 404, message: 'Expéditeur non trouvé' } });
     });
   });
 });

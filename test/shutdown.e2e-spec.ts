@@ -8,7 +8,7 @@ import { until } from './support/until.js';
 
 const SECRET = 'shutdown-e2e-secret-0123456789abcdef01234';
 const SENDS = 20;
-const DEADLINE_MS = 10_000;
+const DEADLINE_MS = 8_000;
 
 const recipient = (n: number) => `+2250709${String(n).padStart(6, '0')}`;
 const recipients = (from: number) => Array.from({ length: SENDS }, (_, n) => recipient(from + n));
@@ -18,7 +18,7 @@ const sendBody = (to: string) => JSON.stringify({ channel: 'SMS', to, message: '
 async function startService(extraEnv: Record<string, string> = {}) {
   const database = await createTestDatabase();
   const port = await freePort();
-  const env = { ...database.env, PORT: String(port), NODE_ENV: 'production', LOG_LEVEL: 'warn', JWT_SECRET: SECRET, OTP_SECRET: SECRET, ...extraEnv };
+  const env = { ...database.env, PORT: String(port), NODE_ENV: 'production', PUBLIC_URL: 'https://sms.example.com', LOG_LEVEL: 'warn', JWT_SECRET: SECRET, OTP_SECRET: SECRET, ...extraEnv };
   const created = runCli(env, 'account:create', '--name', 'Shutdown', '--balance', '1000');
   if (created.status !== 0) throw new Error(`account:create failed: ${created.stderr}`);
   const account = created.json as { account_id: string; api_key: string };
@@ -103,7 +103,7 @@ describe('SIGTERM with requests in flight', () => {
     await service?.database.drop();
   }, 30_000);
 
-  it('answers every request it took, refuses new connections, and exits 0 within 10 s', async () => {
+  it('answers every request it took, refuses new connections, and exits 0 within 8 s', async () => {
     const { port, account } = service;
     const held = await startHeldSend(port, account.api_key, recipient(0));
     const sends = recipients(1).map((to) => service.send(to));
@@ -148,7 +148,7 @@ describe('SIGTERM while the dispatcher waits on the SMSC', () => {
     await service?.database.drop();
   }, 30_000);
 
-  it('settles the messages it handed over, unbinds, exits 0 within 10 s, and delivers each message once after a restart', async () => {
+  it('settles the messages it handed over, unbinds, exits 0 within 8 s, and delivers each message once after a restart', async () => {
     smsc.submitDelayMs = 1000;
     const statuses = await Promise.all(phones.map((to) => service.send(to)));
     await until(() => smsc.submits.length, (submitted) => submitted > 0);
@@ -171,7 +171,7 @@ describe('SIGTERM while the dispatcher waits on the SMSC', () => {
     expect(await query(service.env, 'SELECT id FROM outbox')).toEqual([]);
   }, 60_000);
 
-  it('exits 0 within 10 s while it waits to reconnect to an SMSC that is gone', async () => {
+  it('exits 0 within 8 s while it waits to reconnect to an SMSC that is gone', async () => {
     await smsc.stop();
     await until(() => service.server!.stdout(), (log) => log.includes('reconnecting'));
 

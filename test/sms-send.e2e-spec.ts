@@ -375,7 +375,7 @@ describe('POST /v1/sms/send', () => {
       expect(byId.body.data).toEqual({ cancelled: 1, refunded: 2.5, balance: 992.5 });
       expect(byLot.body.data).toEqual({ cancelled: 3, refunded: 7.5, balance: 1000 });
       expect(again.status).toBe(409);
-      expect(again.body).toEqual({ status: 409, message: 'transition_invalide', errors: ['status: message déjà transmis'] });
+      expect(again.body).toEqual({ status: 409, message: 'transition_invalide', errors: ['status: message déjà annulé'] });
       expect((await read(tenant, lot.messages[2].uniq_id).expect(200)).body.data.status).toBe('cancelled');
       expect(await balanceOf(tenant)).toBe(1000);
       expect(await t.database.run((sql) => sql.all("SELECT id FROM outbox WHERE account_id = ?", [tenant.accountId]))).toEqual([]);

@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { Test } from 'supertest';
-import { createTenant, smsBody, type Tenant } from './support/fixtures.js';
+import { createOperator, createTenant, smsBody, type Tenant } from './support/fixtures.js';
 import { operationsOf, type ApiOperation } from './support/openapi-operations.js';
 import type { Schema } from './support/schema-arbitrary.js';
 import { rowCounts } from './support/table-counts.js';
@@ -14,13 +14,18 @@ const operations = await operationsOf((await t.http().get('/docs-json').expect(2
 afterAll(() => t.close());
 
 let tenant: Tenant;
+let operator: string;
 beforeAll(async () => {
   tenant = await createTenant(t);
+  operator = await createOperator(t);
 });
 
 const withKey = (request: Test) => request.set('Authorization', tenant.auth);
 const call = (operation: ApiOperation, query = '') =>
-  withKey(t.http()[operation.method](`${operation.path.replace(/\{[^}]+\}/g, '0193a3c2-9d3a-7e5c-b12a-4d8b3e1f6a20')}${query}`));
+  t
+    .http()
+    [operation.method](`${operation.path.replace(/\{[^}]+\}/g, '0193a3c2-9d3a-7e5c-b12a-4d8b3e1f6a20')}${query}`)
+    .set('Authorization', operation.path.startsWith('/v1/admin/') ? operator : tenant.auth);
 /** Every row count, and the balance: what a refused request leaves as it was. */
 const state = async () => ({ rows: await rowCounts(t), balance: (await withKey(t.http().get('/v1/balance')).expect(200)).body.data.balance as number });
 

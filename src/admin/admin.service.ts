@@ -132,11 +132,13 @@ export class AdminService {
     return { key_id: keyId, revoked: true as const };
   }
 
-  async credit(accountId: string, amount: number | string) {
+  /** A `credit` ledger row, as `POST /v1/admin/accounts/{id}/credit` writes it. */
+  async credit(accountId: string, amount: number | string, description?: string) {
     const hundredths = amountOf('amount', amount, { allowZero: false });
+    const reference = { ...BY_OPERATOR, description: description === undefined ? null : requiredText('description', description, 255) };
     const balance = await this.database.transaction(async (sql) => {
       await this.requireAccount(sql, accountId);
-      await this.ledger.add(sql, accountId, hundredths, 'credit', BY_OPERATOR, this.clock.now());
+      await this.ledger.add(sql, accountId, hundredths, 'credit', reference, this.clock.now());
       return this.ledger.balanceOf(sql, accountId);
     });
     return { balance: toAmount(balance ?? 0) };
@@ -271,7 +273,7 @@ async function asAdminError<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof ApiError) throw new AdminError([error.envelope.message, ...(error.envelope.errors ?? [])].join(': '));
+    if (error instanceof ApiError) throw new AdminError(error.describe());
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { generateApiKey, hashApiKey, isApiKeyShaped } from './api-key.js';
+import { generateApiKey, generateOperatorKey, hashApiKey, isApiKeyShaped, isOperatorKeyShaped } from './api-key.js';
 
 describe('generateApiKey', () => {
   it('makes live keys of mk_live_ and 43 base64url characters', () => {
@@ -7,6 +7,15 @@ describe('generateApiKey', () => {
 
   it('makes test keys of mk_test_ and 43 base64url characters', () => {
     expect(generateApiKey(true).key).toMatch(/^mk_test_[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('makes operator keys of mk_op_ and 43 base64url characters, which are not account keys', () => {
+    const { key, hash } = generateOperatorKey();
+    expect(key).toMatch(/^mk_op_[A-Za-z0-9_-]{43}$/);
+    expect(hash).toBe(hashApiKey(key));
+    expect(isOperatorKeyShaped(key)).toBe(true);
+    expect(isApiKeyShaped(key)).toBe(false);
+    expect(isOperatorKeyShaped(generateApiKey(false).key)).toBe(false);
   });
 
   it('gives the hash and the 12-character prefix of the key', () => {

@@ -7,6 +7,7 @@ import { BearerAuthGuard } from './bearer-auth.guard.js';
 import { CredentialsService } from './credentials.service.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { JwtStrategy } from './jwt.strategy.js';
+import { OperatorKeyRepository } from './operator-key.repository.js';
 import { TokenService } from './token.service.js';
 
 @Module({
@@ -14,10 +15,11 @@ import { TokenService } from './token.service.js';
   providers: [
     CredentialsService,
     ApiKeyRepository,
+    OperatorKeyRepository,
     JwtStrategy,
     TokenService,
     BearerAuthGuard,
   ],
-  exports: [ApiKeyRepository, TokenService, CredentialsService, BearerAuthGuard],
+  exports: [ApiKeyRepository, OperatorKeyRepository, TokenService, CredentialsService, BearerAuthGuard],
 })
 export class AuthModule {}

@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { UserRepository } from '../account/user.repository.js';
 import { Database } from '../database/database.js';
+import type { Sql } from '../database/sql.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { hashApiKey } from './api-key.js';
-import type { Principal } from '../common/principal.js';
+import type { OperatorPrincipal, Principal } from '../common/principal.js';
+import { OperatorKeyRepository } from './operator-key.repository.js';
 import { TtlCache } from '../common/ttl-cache.js';
 
 /**
  * Resolves credentials to a principal. Look-ups are cached for at most 5 s,
- * so a revoked key or a deleted user stops working within 5 s. So are the
+ * so a revoked key (API or operator key) or a deleted user stops working within 5 s. So are the
  * claims of JWTs that passed every check, by the token's exact text and never
  * past its `exp`: a client repeating its token is not verified again on every
  * request (its user still is looked up, as above).
@@ -24,6 +26,7 @@ export interface VerifiedToken {
 @Injectable()
 export class CredentialsService {
   private readonly keys = new TtlCache<Principal>(CREDENTIAL_CACHE_MS, CACHE_CAPACITY);
+  private readonly operatorKeys = new TtlCache<OperatorPrincipal>(CREDENTIAL_CACHE_MS, CACHE_CAPACITY);
   private readonly users = new TtlCache<string>(CREDENTIAL_CACHE_MS, CACHE_CAPACITY);
   private readonly verifiedTokens = new TtlCache<VerifiedToken>(CREDENTIAL_CACHE_MS, CACHE_CAPACITY);
 
@@ -31,23 +34,32 @@ export class CredentialsService {
     private readonly database: Database,
     private readonly apiKeys: ApiKeyRepository,
     private readonly userRepository: UserRepository,
+    private readonly operatorKeyRepository: OperatorKeyRepository,
   ) {}
 
-  async principalForApiKey(key: string): Promise<Principal | null> {
+  principalForApiKey(key: string): Promise<Principal | null> {
+    return this.byKeyHash(this.keys, key, async (sql, hash) => {
+      const found = await this.apiKeys.findActiveByHash(sql, hash);
+      return found && { userId: found.userId, accountId: found.accountId, credentialId: `key:${found.keyId}`, test: found.test };
+    });
+  }
+
+  principalForOperatorKey(key: string): Promise<OperatorPrincipal | null> {
+    return this.byKeyHash(this.operatorKeys, key, async (sql, hash) => {
+      const found = await this.operatorKeyRepository.findActiveByHash(sql, hash);
+      return found ? { operatorKeyId: found.id, credentialId: `operator:${found.id}` } : null;
+    });
+  }
+
+  /** A key's principal, looked up by the key's hash unless the cache has it. */
+  private async byKeyHash<T>(cache: TtlCache<T>, key: string, find: (sql: Sql, hash: string) => Promise<T | null>): Promise<T | null> {
     const hash = hashApiKey(key);
     const now = Date.now();
-    const cached = this.keys.get(hash, now);
+    const cached = cache.get(hash, now);
     if (cached) return cached;
-    const found = await this.database.run((sql) => this.apiKeys.findActiveByHash(sql, hash));
-    if (!found) return null;
-    const principal: Principal = {
-      userId: found.userId,
-      accountId: found.accountId,
-      credentialId: `key:${found.keyId}`,
-      test: found.test,
-    };
-    this.keys.set(hash, principal, now);
-    return principal;
+    const found = await this.database.run((sql) => find(sql, hash));
+    if (found) cache.set(hash, found, now);
+    return found;
   }
 
   /** The principal of a token's user, when that user still exists in the token's account. */

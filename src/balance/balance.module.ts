@@ -9,5 +9,6 @@ import { BalanceService } from './balance.service.js';
   imports: [BillingModule],
   controllers: [BalanceController],
   providers: [BalanceRepository, BalanceService],
+  exports: [BalanceRepository],
 })
 export class BalanceModule {}

@@ -20,6 +20,7 @@ export interface LedgerRecord {
   referenceId: string | null;
   lot: string | null;
   createdBy: string | null;
+  description: string | null;
   createdAt: Date;
 }
 
@@ -47,6 +48,7 @@ interface LedgerRow {
   reference: string | null;
   lot: string | null;
   created_by: string | null;
+  description: string | null;
   created_at: string | Date;
 }
 
@@ -55,7 +57,7 @@ const SELECT_BALANCE = `SELECT a.balance, a.currency, a.low_balance_threshold, a
   (SELECT l.created_at FROM ledger_entry l WHERE l.account_id = a.id ORDER BY l.id DESC LIMIT 1) AS changed_at
   FROM account a WHERE a.id = ?`;
 
-const SELECT_ENTRIES = 'SELECT id, kind, amount, balance_after, reference_type, reference, lot, created_by, created_at FROM ledger_entry';
+const SELECT_ENTRIES = 'SELECT id, kind, amount, balance_after, reference_type, reference, lot, created_by, description, created_at FROM ledger_entry';
 
 /**
  * `balance.low` is armed while the balance is at or above the threshold, so a
@@ -81,6 +83,12 @@ export class BalanceRepository {
   /** Hundredths, or null for none. */
   async setThreshold(sql: Sql, accountId: string, threshold: number | null): Promise<void> {
     await sql.run(SET_THRESHOLD, [threshold, threshold, accountId]);
+  }
+
+  /** The account's latest ledger row: in a transaction that changed the balance, the row of that change (the account row's lock keeps others out). */
+  async latest(sql: Sql, accountId: string): Promise<LedgerRecord | null> {
+    const row = await sql.get<LedgerRow>(`${SELECT_ENTRIES} WHERE account_id = ? ORDER BY id DESC LIMIT 1`, [accountId]);
+    return row ? toRecord(row) : null;
   }
 
   /** A page of the account's ledger, newest first; each filter is served by an index ending with the id. */
@@ -118,6 +126,7 @@ function toRecord(row: LedgerRow): LedgerRecord {
     referenceId: row.reference,
     lot: row.lot,
     createdBy: row.created_by,
+    description: row.description,
     createdAt: readTime(row.created_at),
   };
 }

@@ -69,7 +69,7 @@ function toBalanceDto(record: BalanceRecord): BalanceDto {
   };
 }
 
-function toLedgerEntryDto(record: LedgerRecord): LedgerEntryDto {
+export function toLedgerEntryDto(record: LedgerRecord): LedgerEntryDto {
   return {
     id: record.id,
     type: record.kind,
@@ -78,7 +78,7 @@ function toLedgerEntryDto(record: LedgerRecord): LedgerEntryDto {
     reference_type: record.referenceType,
     reference_id: record.referenceId,
     lot: record.lot,
-    description: describeEntry(record.kind, record.referenceType),
+    description: record.description ?? describeEntry(record.kind, record.referenceType),
     created_by: record.createdBy,
     created_at: record.createdAt.toISOString(),
   };

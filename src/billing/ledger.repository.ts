@@ -15,8 +15,10 @@ export interface LedgerReference {
   /** The record or lot charged or refunded; null for an operator's change. */
   id: string | null;
   lot?: string | null;
-  /** The user whose request made the change; null for the service itself and the command line. */
+  /** The user whose request made the change; null for the service itself and the operator. */
   createdBy?: string | null;
+  /** What the operator wrote about the change; null: the ledger describes it by its kind. */
+  description?: string | null;
 }
 
 /**
@@ -24,8 +26,8 @@ export interface LedgerReference {
  * update: that update, first, holds the row's lock, so the read takes no
  * other lock (a shared one taken first would deadlock two concurrent sends).
  */
-const APPEND = `INSERT INTO ledger_entry (account_id, amount, kind, reference, reference_type, lot, created_by, created_at, balance_after)
-  SELECT ?, ?, ?, ?, ?, ?, ?, ?, balance FROM account WHERE id = ?`;
+const APPEND = `INSERT INTO ledger_entry (account_id, amount, kind, reference, reference_type, lot, created_by, description, created_at, balance_after)
+  SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, balance FROM account WHERE id = ?`;
 
 /**
  * A credit or refund that brings the balance back to or above the threshold
@@ -77,7 +79,18 @@ export class LedgerRepository {
   }
 
   private async append(sql: Sql, accountId: string, amount: number, kind: LedgerKind, reference: LedgerReference, at: Date) {
-    await sql.later(APPEND, [accountId, amount, kind, reference.id, reference.type, reference.lot ?? null, reference.createdBy ?? null, at, accountId]);
+    await sql.later(APPEND, [
+      accountId,
+      amount,
+      kind,
+      reference.id,
+      reference.type,
+      reference.lot ?? null,
+      reference.createdBy ?? null,
+      reference.description ?? null,
+      at,
+      accountId,
+    ]);
   }
 }
 

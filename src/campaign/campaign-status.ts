@@ -6,7 +6,7 @@ export const CAMPAIGN_REFUSALS: Record<Exclude<CampaignStatus, 'draft'>, string>
   scheduled: 'status: la campagne est déjà lancée',
   running: 'status: la campagne est déjà lancée',
   done: 'status: la campagne est terminée',
-  cancelled: 'status: la campagne est annulée',
+  cancelled: 'status: campagne déjà annulée',
 };
 
 export const CAMPAIGN_NOT_FOUND = 'Campagne non trouvée';

@@ -1,8 +1,6 @@
 import { toAmount } from '../common/money.js';
 import type { CampaignCountsDto, CampaignDto } from './dto/campaign.dto.js';
-import type { CampaignRecord } from './campaign.repository.js';
-
-const NO_EXCLUSIONS = { desinscrit: 0, numero_invalide: 0, doublon: 0, destination_non_prise_en_charge: 0 };
+import { NO_EXCLUSIONS, type CampaignRecord } from './campaign.repository.js';
 
 /**
  * The campaign as the API shows it. `messages` are its messages by status;

@@ -12,7 +12,10 @@ export interface Exclusions {
   numero_invalide: number;
   doublon: number;
   destination_non_prise_en_charge: number;
+  exclu_par_groupe: number;
 }
+
+export const NO_EXCLUSIONS: Exclusions = { desinscrit: 0, numero_invalide: 0, doublon: 0, destination_non_prise_en_charge: 0, exclu_par_groupe: 0 };
 
 export interface CampaignRecord {
   id: string;
@@ -327,7 +330,8 @@ function toRecord(row: Row): CampaignRecord {
     status: row.status as CampaignStatus,
     lot: row.lot as string | null,
     recipients: Number(row.recipients),
-    excluded: row.excluded ? (JSON.parse(row.excluded as string) as Exclusions) : null,
+    // campaigns launched before `exclu_par_groupe` was counted have none
+    excluded: row.excluded ? { ...NO_EXCLUSIONS, ...(JSON.parse(row.excluded as string) as Partial<Exclusions>) } : null,
     amount: Number(row.amount),
     refunded: Number(row.refunded),
     position: Number(row.position),

@@ -17,7 +17,7 @@ import { SendSchedule } from '../sending/send-schedule.service.js';
 import { CampaignEvents } from './campaign-events.js';
 import { CAMPAIGN_NOT_FOUND, CAMPAIGN_REFUSALS } from './campaign-status.js';
 import { toCampaignDto } from './campaign-view.js';
-import { CampaignRepository, type CampaignRecord, type Exclusions } from './campaign.repository.js';
+import { CampaignRepository, NO_EXCLUSIONS, type CampaignRecord, type Exclusions } from './campaign.repository.js';
 import { CAMPAIGN_QUEUE } from './campaign.worker.js';
 import type { CampaignDto } from './dto/campaign.dto.js';
 import type { LaunchCampaignDto } from './dto/campaign-input.dto.js';
@@ -58,12 +58,12 @@ export class LaunchCampaign {
     if (campaign.status !== 'draft') throw ApiError.conflict('transition_invalide', [CAMPAIGN_REFUSALS[campaign.status]]);
     const dueAt = this.schedule.dueAt(dto.send_at === undefined ? campaign.sendAt : new Date(dto.send_at), now);
     const sender = campaign.senderId === null ? await this.senders.named(sql, campaign.accountId, undefined) : await this.senders.byId(sql, campaign.accountId, campaign.senderId);
-    const { messages, rejected } = await this.audienceOf(sql, campaign);
+    const { messages, rejected, excludedByGroup } = await this.audienceOf(sql, campaign);
     const total = messages.reduce((sum, message) => sum + message.amount, 0);
     await this.freeze(sql, campaign, messages, lot, now);
 
     const status = dueAt.getTime() > now.getTime() ? 'scheduled' : 'running';
-    const excluded = tally(rejected);
+    const excluded = tally(rejected, excludedByGroup);
     await this.campaigns.launch(sql, campaign.id, { status, senderId: sender.id, lot, recipients: messages.length, excluded, amount: total, sendAt: dueAt, at: now });
     const launched: CampaignRecord = {
       ...campaign,
@@ -89,8 +89,8 @@ export class LaunchCampaign {
   }
 
   /** The groups' members as they are now, screened, each with its priced text (what a sandbox campaign is not charged is 0). */
-  private async audienceOf(sql: Sql, campaign: CampaignRecord): Promise<{ messages: ComposedMessage[]; rejected: Rejection[] }> {
-    const { recipients, rejected } = await this.audience.expand(sql, {
+  private async audienceOf(sql: Sql, campaign: CampaignRecord): Promise<{ messages: ComposedMessage[]; rejected: Rejection[]; excludedByGroup: number }> {
+    const { recipients, rejected, excludedByGroup } = await this.audience.expand(sql, {
       accountId: campaign.accountId,
       sandbox: campaign.sandbox,
       to: [],
@@ -103,7 +103,7 @@ export class LaunchCampaign {
     const composition = { accountId: campaign.accountId, sandbox: campaign.sandbox, message: campaign.message, appendOptOut: campaign.appendOptOut };
     const messages = await this.composer.compose(sql, composition, recipients, rejected);
     if (messages.length === 0) throw ApiError.invalidField('group_ids', 'aucun destinataire');
-    return { messages: campaign.sandbox ? messages.map((message) => ({ ...message, amount: 0 })) : messages, rejected };
+    return { messages: campaign.sandbox ? messages.map((message) => ({ ...message, amount: 0 })) : messages, rejected, excludedByGroup };
   }
 
   /** Names the lot and freezes the recipients, for the worker to turn into messages. */
@@ -127,8 +127,8 @@ export class LaunchCampaign {
   }
 }
 
-function tally(rejected: readonly Rejection[]): Exclusions {
-  const excluded: Exclusions = { desinscrit: 0, numero_invalide: 0, doublon: 0, destination_non_prise_en_charge: 0 };
+function tally(rejected: readonly Rejection[], excludedByGroup: number): Exclusions {
+  const excluded: Exclusions = { ...NO_EXCLUSIONS, exclu_par_groupe: excludedByGroup };
   for (const { reason } of rejected) if (reason in excluded) excluded[reason as keyof Exclusions]++;
   return excluded;
 }

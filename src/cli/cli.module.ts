@@ -13,6 +13,7 @@ import {
   LocalNumberAddCommand,
   SenderCreateCommand,
 } from './commands/directory.commands.js';
+import { OperatorKeyCreateCommand, OperatorKeyRevokeCommand } from './commands/operator-key.commands.js';
 import { OptOutAddCommand, OptOutRemoveCommand } from './commands/opt-out.commands.js';
 import { SenderApproveCommand, SenderRejectCommand } from './commands/sender-review.commands.js';
 import { UserCreateCommand, UserDeleteCommand } from './commands/user.commands.js';
@@ -30,6 +31,8 @@ import { UserCreateCommand, UserDeleteCommand } from './commands/user.commands.j
     TokenIssueCommand,
     ApiKeyCreateCommand,
     ApiKeyRevokeCommand,
+    OperatorKeyCreateCommand,
+    OperatorKeyRevokeCommand,
     SenderCreateCommand,
     SenderApproveCommand,
     SenderRejectCommand,

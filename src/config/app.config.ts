@@ -1,5 +1,6 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
 import { parseEnvironment } from './environment.js';
+import { publicUrl } from './public-url.js';
 
 export const appConfig = registerAs('app', () => {
   const env = parseEnvironment(process.env);
@@ -7,6 +8,8 @@ export const appConfig = registerAs('app', () => {
     production: env.NODE_ENV === 'production',
     port: env.PORT,
     host: env.HOST,
+    /** The base of every absolute URL the service writes, without a trailing slash. */
+    publicUrl: publicUrl(env),
     dataDir: env.DATA_DIR,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     bulkBodyLimitBytes: env.BULK_BODY_LIMIT_BYTES,

@@ -5,7 +5,8 @@ export const databaseConfig = registerAs('database', () => {
   const env = parseEnvironment(process.env);
   return {
     type: env.DB_TYPE,
-    path: env.DB_PATH,
+    /** The SQLite file: DB_PATH, else `messaging.sqlite` in DATA_DIR. */
+    path: env.DB_PATH ?? `${env.DATA_DIR.replace(/\/+$/, '')}/messaging.sqlite`,
     /** DB_HOSTS when set, else DB_HOST:DB_PORT: the servers connections fail over between, in order. */
     hosts: env.DB_HOSTS ? parseHosts(env.DB_HOSTS) : [{ host: env.DB_HOST, port: env.DB_PORT }],
     user: env.DB_USER ?? null,

@@ -14,6 +14,8 @@ export const deliveryConfig = registerAs('delivery', () => {
     smppUrl: env.SMPP_URL ?? null,
     /** Submits awaiting their response at once on the SMPP bind. */
     smppWindow: env.SMPP_WINDOW,
+    /** With the `log` provider, each SMS gets a DELIVRD receipt this long after its hand-over; 0: none (it stays `sent`). */
+    logReceiptDelayMs: env.LOG_RECEIPT_DELAY_MS,
     emailTransport: env.EMAIL_TRANSPORT,
     smtpUrl: env.SMTP_URL ?? null,
     emailFrom: env.EMAIL_FROM,

@@ -35,8 +35,10 @@ export class EnvironmentVariables {
   @IsIn(['sqlite', 'mysql'])
   DB_TYPE: 'sqlite' | 'mysql' = 'sqlite';
 
+  /** The SQLite file; default `<DATA_DIR>/messaging.sqlite` (see databaseConfig). */
+  @IsOptional()
   @IsString()
-  DB_PATH = './data/messaging.sqlite';
+  DB_PATH?: string = undefined;
 
   @IsString()
   DB_HOST = '127.0.0.1';
@@ -95,6 +97,12 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(1000)
   SMPP_WINDOW = 10;
+
+  /** The `log` provider's DELIVRD receipt comes this long after each hand-over; 0: none. */
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  LOG_RECEIPT_DELAY_MS = 2000;
 
   @IsIn(['log', 'smtp'])
   EMAIL_TRANSPORT: 'log' | 'smtp' = 'log';
@@ -165,8 +173,15 @@ export class EnvironmentVariables {
   @MinLength(1)
   OPT_OUT_TEXT = 'Désabo: {link}';
 
+  /** The service's public address: the base of every absolute URL it writes (unsubscribe links); see publicUrl. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'PUBLIC_URL must be an http(s) URL such as https://sms.example.com' })
+  PUBLIC_URL?: string = undefined;
+
+  /** The former name of PUBLIC_URL, still read when PUBLIC_URL is not set. */
+  @IsOptional()
   @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'OPT_OUT_LINK_BASE must be an http(s) URL such as https://sms.example.com' })
-  OPT_OUT_LINK_BASE = 'http://localhost:3000';
+  OPT_OUT_LINK_BASE?: string = undefined;
 
   @IsIn(['true', 'false'], { message: 'OPT_OUT_BLOCKS_OTP must be true or false' })
   OPT_OUT_BLOCKS_OTP: 'true' | 'false' = 'false';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ConfigurationError } from './environment.js';
 import { secretsConfig } from './secrets.config.js';
 
-const VARIABLES = ['NODE_ENV', 'DATA_DIR', 'JWT_SECRET', 'OTP_SECRET'] as const;
+const VARIABLES = ['NODE_ENV', 'DATA_DIR', 'JWT_SECRET', 'OTP_SECRET', 'PUBLIC_URL', 'OPT_OUT_LINK_BASE'] as const;
 const LONG = 'k'.repeat(32);
 
 function failureOf(): ConfigurationError {
@@ -29,6 +29,8 @@ describe('secretsConfig', () => {
     process.env.DATA_DIR = dataDir;
     delete process.env.JWT_SECRET;
     delete process.env.OTP_SECRET;
+    delete process.env.OPT_OUT_LINK_BASE;
+    process.env.PUBLIC_URL = 'https://sms.example.com';
   });
 
   afterEach(() => {
@@ -48,6 +50,22 @@ describe('secretsConfig', () => {
       expect(failureOf().message).toBe(
         'Invalid configuration:\n  JWT_SECRET is required when NODE_ENV=production\n  OTP_SECRET is required when NODE_ENV=production',
       );
+    });
+
+    it('names a missing PUBLIC_URL with the missing secrets', () => {
+      delete process.env.PUBLIC_URL;
+      expect(failureOf().message).toBe(
+        'Invalid configuration:\n  JWT_SECRET is required when NODE_ENV=production\n  OTP_SECRET is required when NODE_ENV=production\n' +
+          '  PUBLIC_URL is required in production',
+      );
+    });
+
+    it('takes OPT_OUT_LINK_BASE, the former name of PUBLIC_URL, for it', () => {
+      delete process.env.PUBLIC_URL;
+      process.env.OPT_OUT_LINK_BASE = 'https://sms.example.com';
+      process.env.JWT_SECRET = LONG;
+      process.env.OTP_SECRET = LONG;
+      expect(secretsConfig()).toEqual({ jwtSecret: LONG, otpSecret: LONG });
     });
 
     it('refuses a secret shorter than 32 bytes, naming only it', () => {

@@ -3,9 +3,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { registerAs, type ConfigType } from '@nestjs/config';
 import { ConfigurationError, parseEnvironment, type EnvironmentVariables } from './environment.js';
+import { checkProductionSettings, MIN_SECRET_BYTES, SECRET_NAMES } from './production-settings.js';
 
-const MIN_SECRET_BYTES = 32;
-const SECRET_NAMES = ['JWT_SECRET', 'OTP_SECRET'] as const;
 type SecretName = (typeof SECRET_NAMES)[number];
 
 /**
@@ -21,15 +20,7 @@ export const secretsConfig = registerAs('secrets', () => {
 export type SecretsConfig = ConfigType<typeof secretsConfig>;
 
 function requiredSecrets(env: EnvironmentVariables): Record<SecretName, string> {
-  const problems = SECRET_NAMES.flatMap((name) => {
-    const value = env[name];
-    if (!value) return [`${name} is required when NODE_ENV=production`];
-    if (Buffer.byteLength(value) < MIN_SECRET_BYTES) {
-      return [`${name} must be at least ${MIN_SECRET_BYTES} bytes when NODE_ENV=production`];
-    }
-    return [];
-  });
-  if (problems.length > 0) throw new ConfigurationError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  checkProductionSettings(env);
   return { JWT_SECRET: env.JWT_SECRET!, OTP_SECRET: env.OTP_SECRET! };
 }
 

@@ -55,8 +55,8 @@ export class ContactImportController {
   @ApiOperation({ summary: 'Read a CSV import: its status, counts and errors per row' })
   @ApiParam({ name: 'id', format: 'uuid', description: 'Identifier of the import', example: '0193a3c2-b4d5-7e6f-8a9b-0c1d2e3f4a50' })
   @RespondWith(200, 'succès', ImportJobDto)
-  @ApiFailure(404, 'Non trouvé', "No such import in the caller's account (also for a malformed id)", { errors: [IMPORT_NOT_FOUND] })
+  @ApiFailure(404, 'Non trouvé', "No such import in the caller's account and key mode (also for a malformed id)", { errors: [IMPORT_NOT_FOUND] })
   findOne(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<ImportJobDto> {
-    return this.imports.findOne(principal.accountId, id);
+    return this.imports.findOne(principal, id);
   }
 }

@@ -105,8 +105,8 @@ export class ContactImportRepository {
     await sql.insert('contact_import_file', { import_id: job.id, content });
   }
 
-  async find(sql: Sql, accountId: string, id: string): Promise<ImportJob | null> {
-    const row = await sql.get<ImportRow>(`${SELECT} WHERE id = ? AND account_id = ?`, [id, accountId]);
+  async find(sql: Sql, accountId: string, sandbox: boolean, id: string): Promise<ImportJob | null> {
+    const row = await sql.get<ImportRow>(`${SELECT} WHERE id = ? AND account_id = ? AND sandbox = ?`, [id, accountId, sandbox]);
     return row ? toJob(row) : null;
   }
 

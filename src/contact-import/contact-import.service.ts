@@ -46,8 +46,9 @@ export class ContactImportService {
     return job;
   }
 
-  async findOne(accountId: string, id: string): Promise<ImportJobDto> {
-    const job = isUuid(id) ? await this.database.run((sql) => this.imports.find(sql, accountId, id)) : null;
+  /** A job of the key's mode: the other mode's is 404, like another account's. */
+  async findOne(principal: Principal, id: string): Promise<ImportJobDto> {
+    const job = isUuid(id) ? await this.database.run((sql) => this.imports.find(sql, principal.accountId, principal.test, id)) : null;
     if (!job) throw ApiError.notFound('Non trouvé', [IMPORT_NOT_FOUND]);
     return toImportJobDto(job);
   }

@@ -30,17 +30,29 @@ export class DeliveryReceipts {
   ) {}
 
   /** Stores the receipt's effect; resolves once it is durable, so that the SMSC may then be acknowledged. */
-  async record(receipt: DeliveryReceipt): Promise<void> {
+  record(receipt: DeliveryReceipt): Promise<void> {
+    return this.recordAll([receipt]);
+  }
+
+  /** Stores the receipts' effects in one unit of work, with what `alongside` writes there (a job's mark that they are done). */
+  async recordAll(receipts: readonly DeliveryReceipt[], alongside?: (sql: Sql) => Promise<void>): Promise<void> {
     const at = this.clock.now();
-    const matched = await this.database.transaction(async (sql) => {
-      if (await this.apply(sql, receipt, at)) return true;
-      await this.kept.keep(sql, receipt, at);
-      return false;
+    const unmatched = await this.database.transaction(async (sql) => {
+      await alongside?.(sql);
+      const kept: DeliveryReceipt[] = [];
+      for (const receipt of receipts) {
+        if (await this.apply(sql, receipt, at)) continue;
+        await this.kept.keep(sql, receipt, at);
+        kept.push(receipt);
+      }
+      return kept;
     });
-    if (matched) return this.reached(receipt);
-    this.logger.log({ provider: receipt.provider, providerId: receipt.providerId, status: receipt.providerStatus }, 'receipt for an unknown message id kept');
-    // the message's provider id may have been committed while this receipt was being kept
-    await this.applyKept(receipt.provider, [receipt.providerId]);
+    for (const receipt of receipts) if (!unmatched.includes(receipt)) this.reached(receipt);
+    for (const receipt of unmatched) {
+      this.logger.log({ provider: receipt.provider, providerId: receipt.providerId, status: receipt.providerStatus }, 'receipt for an unknown message id kept');
+      // the message's provider id may have been committed while this receipt was being kept
+      await this.applyKept(receipt.provider, [receipt.providerId]);
+    }
   }
 
   /**

@@ -11,6 +11,8 @@ import { OutboxWorker } from './outbox.worker.js';
 import { OutboxRepository } from './outbox.repository.js';
 import { payloadBoxProvider } from './payload-box.js';
 import { LogEmailProvider } from './providers/log-email.provider.js';
+import { LogReceiptRepository } from './providers/log-receipt.repository.js';
+import { LogReceiptsWorker } from './providers/log-receipts.worker.js';
 import { LogSmsProvider } from './providers/log-sms.provider.js';
 import { SandboxEmailProvider, SandboxSmsProvider } from './providers/sandbox.providers.js';
 import { SmppSmsProvider } from './providers/smpp/smpp-sms.provider.js';
@@ -28,6 +30,8 @@ import { SMS_PROVIDER } from './sms-provider.js';
     OutboxRepository,
     payloadBoxProvider,
     LogSmsProvider,
+    LogReceiptRepository,
+    LogReceiptsWorker,
     LogEmailProvider,
     SandboxSmsProvider,
     SandboxEmailProvider,

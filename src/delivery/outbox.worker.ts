@@ -190,6 +190,7 @@ export class OutboxWorker {
         if (outcome.kind === 'sent') {
           if (outcome.retries > 0) await records.countRetry?.(sql, entry.recordId, outcome.retries);
           await records.markSent(sql, entry.recordId, outcome.provider, outcome.providerIds, now, outcome.receiptsExpected);
+          if (entry.kind === 'sms') await this.smsProviderFor(entry).accepted?.(sql, outcome.providerIds, now);
         } else if (await records.markFailed(sql, entry.recordId, outcome.provider, outcome.providerStatus, now)) {
           if (!entry.test && entry.amount > 0) await this.ledger.add(sql, entry.accountId, entry.amount, 'refund', { type: chargedFor(entry), id: entry.recordId }, now);
         }

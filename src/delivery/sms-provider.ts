@@ -1,3 +1,5 @@
+import type { Sql } from '../database/sql.js';
+
 export const SMS_PROVIDER = Symbol('SMS_PROVIDER');
 
 export interface SmsSubmission {
@@ -37,6 +39,8 @@ export interface SmsProvider {
   /** Whether delivery receipts will name the provider ids it returns. */
   readonly sendsReceipts: boolean;
   submit(sms: SmsSubmission): Promise<SmsAccepted>;
+  /** In the unit of work that records its acceptance of a message, under the ids it gave: what it must do later (the `log` provider's receipt). */
+  accepted?(sql: Sql, providerIds: string[], at: Date): Promise<void>;
   /** Called whenever the provider becomes able to take messages again (an SMSC bind). */
   onReady?(listener: () => void): void;
 }

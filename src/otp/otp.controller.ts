@@ -1,16 +1,20 @@
-import { Body, Controller, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../common/principal.js';
 import { ApiFailure, ApiInsufficientBalance } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
 import { InternalErrorMessage } from '../common/errors/internal-error-message.decorator.js';
+import type { ListPage } from '../common/list/page.js';
+import { RespondWithList } from '../common/list/respond-with-list.decorator.js';
 import { ApiIdempotencyKey, IdempotencyKey } from '../idempotency/idempotency-key.decorator.js';
 import type { IdempotentRequest } from '../idempotency/idempotency.service.js';
 import { OtpSendResultDto } from './dto/otp-send-result.dto.js';
+import { OtpQueryDto, OtpStatusDto } from './dto/otp-status.dto.js';
 import { OtpVerificationDto } from './dto/otp-verification.dto.js';
 import { SendOtpDto } from './dto/send-otp.dto.js';
 import { VerifyOtpDto } from './dto/verify-otp.dto.js';
+import { OTP_NOT_FOUND, OtpStatusService } from './otp-status.service.js';
 import { SendOtp } from './send-otp.usecase.js';
 import { CODE_INVALID, VerifyOtp } from './verify-otp.usecase.js';
 
@@ -20,6 +24,7 @@ export class OtpController {
   constructor(
     private readonly sendOtp: SendOtp,
     private readonly verifyOtp: VerifyOtp,
+    private readonly statuses: OtpStatusService,
   ) {}
 
   @Post('send')
@@ -65,5 +70,30 @@ export class OtpController {
   @InternalErrorMessage('erreur_interne')
   verify(@CurrentPrincipal() principal: Principal, @Body() body: VerifyOtpDto): Promise<OtpVerificationDto> {
     return this.verifyOtp.execute(principal, body);
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: "List the key's OTPs, newest first, with filters",
+    description:
+      'Only the OTPs of the calling key\'s mode (live or sandbox), e-mail ones included; every filter given must hold. ' +
+      '`state` is decided now, as a verification would decide it. Never the code.',
+  })
+  @RespondWithList(OtpStatusDto)
+  @ApiFailure(400, 'erreur_de_validation', 'A bad filter, limit or cursor', { errors: ['state: doit valoir active, verified, expired, superseded ou locked'] })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: OtpQueryDto): Promise<ListPage<OtpStatusDto>> {
+    return this.statuses.list(principal, query);
+  }
+
+  @Get(':uniq_id')
+  @ApiOperation({
+    summary: 'Read one OTP: its state and its delivery, never its code',
+    description: 'E-mail OTPs too: `delivery_status` says whether the e-mail was handed over. An SMS OTP\'s message is also `GET /v1/sms/out/{sms_uniq_id}`.',
+  })
+  @ApiParam({ name: 'uniq_id', format: 'uuid', description: 'The `uniq_id` of the send', example: '0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10' })
+  @RespondWith(200, 'succès', OtpStatusDto)
+  @ApiFailure(404, 'Non trouvé', "No OTP with this uniq_id in the caller's account and key mode (also for a malformed id)", { errors: [OTP_NOT_FOUND] })
+  findOne(@CurrentPrincipal() principal: Principal, @Param('uniq_id') uniqId: string): Promise<OtpStatusDto> {
+    return this.statuses.findOne(principal, uniqId);
   }
 }

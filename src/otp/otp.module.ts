@@ -7,6 +7,8 @@ import { SenderModule } from '../sender/sender.module.js';
 import { SendingModule } from '../sending/sending.module.js';
 import { SmsModule } from '../sms/sms.module.js';
 import { OtpEmailRecords } from './otp-email-records.js';
+import { OtpStatusRepository } from './otp-status.repository.js';
+import { OtpStatusService } from './otp-status.service.js';
 import { OtpHousekeeping } from './otp.housekeeping.js';
 import { OtpController } from './otp.controller.js';
 import { OtpRepository } from './otp.repository.js';
@@ -16,7 +18,7 @@ import { VerifyOtp } from './verify-otp.usecase.js';
 @Module({
   imports: [BillingModule, DeliveryModule, OptOutModule, SenderModule, SendingModule, SmsModule],
   controllers: [OtpController],
-  providers: [SendOtp, VerifyOtp, OtpRepository, OtpEmailRecords, OtpHousekeeping],
+  providers: [SendOtp, VerifyOtp, OtpRepository, OtpEmailRecords, OtpHousekeeping, OtpStatusRepository, OtpStatusService],
 })
 export class OtpModule {
   constructor(records: DeliveryRecords, emailRecords: OtpEmailRecords) {

@@ -10,8 +10,8 @@ import type { Sql } from '../database/sql.js';
 import type { OtpVerificationDto } from './dto/otp-verification.dto.js';
 import type { VerifyOtpDto } from './dto/verify-otp.dto.js';
 import { hashCode, sameHash } from './otp-code.js';
+import { normaliseRecipient } from './otp-recipient.js';
 import { OtpRepository, type LatestOtp, type Window } from './otp.repository.js';
-import { EMAIL_INVALID, parseEmail, parsePhone, PHONE_INVALID } from '../common/recipient.js';
 
 export const CODE_INVALID = 'code: code OTP invalide';
 /** Hashed in place of a real OTP id when there is none, so that every outcome costs the same work. */
@@ -102,16 +102,4 @@ export class VerifyOtp {
 function secondsUntilFreed(window: Window, windowMs: number, now: Date): number {
   const freedAt = (window.oldest ?? now).getTime() + windowMs;
   return Math.max(1, Math.ceil((freedAt - now.getTime()) / 1000));
-}
-
-/** As at send time; a value with `@` is an e-mail address. */
-function normaliseRecipient(to: string): string {
-  if (to.includes('@')) {
-    const email = parseEmail(to);
-    if (email === null) throw ApiError.invalidField('to', EMAIL_INVALID);
-    return email;
-  }
-  const phone = parsePhone(to);
-  if (phone === null) throw ApiError.invalidField('to', PHONE_INVALID);
-  return phone.e164;
 }

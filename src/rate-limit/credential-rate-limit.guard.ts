@@ -1,6 +1,5 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { Principal } from '../common/principal.js';
 import { Clock } from '../common/clock.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { appConfig, type AppConfig } from '../config/app.config.js';
@@ -23,7 +22,7 @@ export class CredentialRateLimitGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const limit = this.app.rateLimitPerMinute;
-    const principal = context.switchToHttp().getRequest<{ user?: Principal }>().user;
+    const principal = context.switchToHttp().getRequest<{ user?: { credentialId: string } }>().user;
     if (limit === 0 || !principal) return true;
 
     const now = this.clock.now().getTime();

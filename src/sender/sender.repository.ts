@@ -90,9 +90,10 @@ export class SenderRepository {
     return row ? toRecord(row) : null;
   }
 
-  async list(sql: Sql, accountId: string, status: SenderStatus | undefined, page: Page): Promise<SenderRecord[]> {
-    const conditions = ['account_id = ?'];
-    const params: Param[] = [accountId];
+  /** A page of the account's senders, or of every account's for the operator's review (`accountId` null). */
+  async list(sql: Sql, accountId: string | null, status: SenderStatus | undefined, page: Page): Promise<SenderRecord[]> {
+    const conditions = accountId === null ? [] : ['account_id = ?'];
+    const params: Param[] = accountId === null ? [] : [accountId];
     if (status !== undefined) {
       conditions.push('status = ?');
       params.push(status);

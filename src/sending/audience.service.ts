@@ -56,7 +56,8 @@ export class Audience {
     @Inject(smsConfig.KEY) private readonly config: SmsConfig,
   ) {}
 
-  async expand(sql: Sql, request: AudienceRequest): Promise<{ recipients: Recipient[]; rejected: Rejection[] }> {
+  /** `excludedByGroup`: members met that an excluded group left out, each time met. */
+  async expand(sql: Sql, request: AudienceRequest): Promise<{ recipients: Recipient[]; rejected: Rejection[]; excludedByGroup: number }> {
     const limit = request.limit ?? {
       most: this.config.maxRecipients,
       field: 'to',
@@ -65,9 +66,10 @@ export class Audience {
     const excluded = await this.excludedPhones(sql, request);
     const rejected: Rejection[] = [];
     const byPhone = new Map<string, Recipient>();
+    let excludedByGroup = 0;
     const add = (given: string, recipient: Recipient) => {
-      if (excluded.has(recipient.phone)) return;
-      if (byPhone.has(recipient.phone)) rejected.push({ to: given, reason: 'doublon' });
+      if (excluded.has(recipient.phone)) excludedByGroup++;
+      else if (byPhone.has(recipient.phone)) rejected.push({ to: given, reason: 'doublon' });
       else byPhone.set(recipient.phone, recipient);
     };
 
@@ -100,7 +102,7 @@ export class Audience {
       if (optedOut.has(recipient.phone)) rejected.push({ to: recipient.phone, reason: 'desinscrit' });
       else recipients.push(recipient);
     }
-    return { recipients, rejected };
+    return { recipients, rejected, excludedByGroup };
   }
 
   /** The contacts named by id, in the order given; 400 for any the account does not have. */

@@ -35,7 +35,10 @@ export class CancelSms {
       const found = await this.messages.lockForCancel(sql, principal.accountId, principal.test, idOrLot);
       if (found.length === 0) throw ApiError.notFound('Non trouvé', [SMS_NOT_FOUND]);
       const scheduled = found.filter((message) => message.status === 'scheduled');
-      if (scheduled.length === 0) throw ApiError.conflict('transition_invalide', ['status: message déjà transmis']);
+      if (scheduled.length === 0) {
+        const cancelled = found.every((message) => message.status === 'cancelled');
+        throw ApiError.conflict('transition_invalide', [cancelled ? 'status: message déjà annulé' : 'status: message déjà transmis']);
+      }
 
       const ids = scheduled.map((message) => message.uniqId);
       await this.messages.cancelScheduled(sql, ids, now);

@@ -57,7 +57,9 @@ export class SmsSendController {
   @ApiParam({ name: 'id', description: 'The `uniq_id` of a message, or a `lot`', example: 'relance-mars' })
   @RespondWith(200, 'succès', CancelResultDto)
   @ApiFailure(404, 'Non trouvé', "No SMS with this uniq_id or lot in the caller's account", { errors: [SMS_NOT_FOUND] })
-  @ApiFailure(409, 'transition_invalide', 'Nothing left to cancel', { errors: ['status: message déjà transmis'] })
+  @ApiFailure(409, 'transition_invalide', 'Nothing left to cancel: `status: message déjà annulé` when every message named is cancelled already, else `status: message déjà transmis`', {
+    errors: ['status: message déjà transmis'],
+  })
   @TakesNoBody()
   cancel(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<CancelResultDto> {
     return this.cancelSms.execute(principal, id);

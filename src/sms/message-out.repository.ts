@@ -77,16 +77,17 @@ export class MessageOutRepository {
     await sql.insertManyLater('message_out', messages.map(toRow));
   }
 
-  /** By `uniq_id`, else the earliest message of the lot (uniq_ids are time-ordered); only within the account. */
-  async findByIdOrLot(sql: Sql, accountId: string, idOrLot: string): Promise<MessageOutView | null> {
-    const byId = await sql.get<Record<string, unknown>>(`${VIEW_SELECT} WHERE m.uniq_id = ? AND m.account_id = ?`, [
+  /** By `uniq_id`, else the earliest message of the lot (uniq_ids are time-ordered); only within the account and key mode. */
+  async findByIdOrLot(sql: Sql, accountId: string, test: boolean, idOrLot: string): Promise<MessageOutView | null> {
+    const byId = await sql.get<Record<string, unknown>>(`${VIEW_SELECT} WHERE m.uniq_id = ? AND m.account_id = ? AND m.is_test = ?`, [
       idOrLot,
       accountId,
+      test,
     ]);
     if (byId) return toView(byId);
     const byLot = await sql.get<Record<string, unknown>>(
-      `${VIEW_SELECT} WHERE m.account_id = ? AND m.lot = ? ORDER BY m.uniq_id LIMIT 1`,
-      [accountId, idOrLot],
+      `${VIEW_SELECT} WHERE m.account_id = ? AND m.lot = ? AND m.is_test = ? ORDER BY m.uniq_id LIMIT 1`,
+      [accountId, idOrLot, test],
     );
     return byLot ? toView(byLot) : null;
   }
@@ -230,8 +231,9 @@ export class MessageOutRepository {
   }
 
   /** Whether the account has this message (for routes that act on it without reading it). */
-  async exists(sql: Sql, accountId: string, uniqId: string): Promise<boolean> {
-    return (await sql.get('SELECT 1 AS found FROM message_out WHERE uniq_id = ? AND account_id = ?', [uniqId, accountId])) !== undefined;
+  async exists(sql: Sql, accountId: string, test: boolean, uniqId: string): Promise<boolean> {
+    const found = await sql.get('SELECT 1 AS found FROM message_out WHERE uniq_id = ? AND account_id = ? AND is_test = ?', [uniqId, accountId, test]);
+    return found !== undefined;
   }
 
   private async findByProviderId(sql: Sql, provider: string, providerId: string): Promise<string | undefined> {

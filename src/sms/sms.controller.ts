@@ -48,11 +48,11 @@ export class SmsController {
   @ApiOperation({ summary: 'Read one outgoing SMS by its uniq_id, or the first one of a lot' })
   @ApiParam({ name: 'id', description: 'The `uniq_id` of the message, or its `lot`', example: '0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10' })
   @RespondWith(200, 'succès', MessageOutDto)
-  @ApiFailure(404, 'Non trouvé', 'No SMS with this uniq_id or lot in the caller\'s account', {
+  @ApiFailure(404, 'Non trouvé', "No SMS with this uniq_id or lot in the caller's account and key mode (live or sandbox)", {
     errors: [SMS_NOT_FOUND],
   })
   findOne(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<MessageOutDto> {
-    return this.sms.findOne(principal.accountId, id);
+    return this.sms.findOne(principal, id);
   }
 
   @Post('out/:id/webhook/resend')
@@ -64,12 +64,12 @@ export class SmsController {
   })
   @ApiParam({ name: 'id', description: 'The `uniq_id` of the message', example: '0193a3c2-8c2f-7d4b-a01f-3c7a2d0e5f10' })
   @RespondWith(200, 'succès', WebhookResendDto)
-  @ApiFailure(404, 'Non trouvé', "No SMS with this uniq_id in the caller's account", { errors: [SMS_NOT_FOUND] })
+  @ApiFailure(404, 'Non trouvé', "No SMS with this uniq_id in the caller's account and key mode", { errors: [SMS_NOT_FOUND] })
   @ApiFailure(409, 'transition_invalide', 'The message has no webhook event yet, or one of its attempts is being made', {
     errors: [NO_WEBHOOK_EVENT],
   })
   @TakesNoBody()
   resendWebhook(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<WebhookResendDto> {
-    return this.sms.resendWebhook(principal.accountId, id);
+    return this.sms.resendWebhook(principal, id);
   }
 }

@@ -32,8 +32,11 @@ export class SmsService {
     private readonly clock: Clock,
   ) {}
 
-  async findOne(accountId: string, idOrLot: string): Promise<MessageOutDto> {
-    const found = LOT_SHAPE.test(idOrLot) ? await this.database.run((sql) => this.messages.findByIdOrLot(sql, accountId, idOrLot)) : null;
+  /** A message of the key's mode: the other mode's is 404, like another account's. */
+  async findOne(principal: Principal, idOrLot: string): Promise<MessageOutDto> {
+    const found = LOT_SHAPE.test(idOrLot)
+      ? await this.database.run((sql) => this.messages.findByIdOrLot(sql, principal.accountId, principal.test, idOrLot))
+      : null;
     if (!found) throw ApiError.notFound('Non trouvé', [SMS_NOT_FOUND]);
     return toMessageOutDto(found);
   }
@@ -57,12 +60,12 @@ export class SmsService {
   }
 
   /** Queues the message's latest webhook event again, with its id; by `uniq_id` only (a lot has many messages). */
-  async resendWebhook(accountId: string, uniqId: string): Promise<{ event_id: string }> {
+  async resendWebhook(principal: Principal, uniqId: string): Promise<{ event_id: string }> {
     const resent = !isUuid(uniqId)
       ? undefined
       : await this.database.transaction(async (sql) => {
-          if (!(await this.messages.exists(sql, accountId, uniqId))) return undefined;
-          return this.webhooks.resendLatest(sql, accountId, uniqId, this.clock.now());
+          if (!(await this.messages.exists(sql, principal.accountId, principal.test, uniqId))) return undefined;
+          return this.webhooks.resendLatest(sql, principal.accountId, uniqId, this.clock.now());
         });
     if (resent === undefined) throw ApiError.notFound('Non trouvé', [SMS_NOT_FOUND]);
     if (resent === null) throw ApiError.conflict('transition_invalide', [NO_WEBHOOK_EVENT]);

@@ -83,6 +83,7 @@ describe('a MariaDB outage under traffic', () => {
       DATA_DIR: dataDir,
       PORT: String(serverPort),
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://sms.example.com',
       LOG_LEVEL: 'warn',
       JWT_SECRET: SECRET,
       OTP_SECRET: SECRET,

@@ -38,6 +38,7 @@ describe('two instances on one MariaDB', () => {
     env = {
       ...database.env,
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://sms.example.com',
       LOG_LEVEL: 'info',
       JWT_SECRET: SECRET,
       OTP_SECRET: SECRET,

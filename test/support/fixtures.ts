@@ -1,3 +1,4 @@
+import { OperatorKeyService } from '../../src/admin/operator-key.service.js';
 import type { TestApp } from './test-app.js';
 
 export interface Tenant {
@@ -25,6 +26,11 @@ export async function createTenant(t: TestApp, options: { balance?: string; name
     apiKey: created.api_key,
     auth: `Bearer ${created.api_key}`,
   };
+}
+
+/** The `Authorization` header value of a new operator key, for `/v1/admin`. */
+export async function createOperator(t: TestApp, name = 'Ops'): Promise<string> {
+  return `Bearer ${(await t.app.get(OperatorKeyService).create(name)).operator_key}`;
 }
 
 export const smsBody = (to: string, extra: Record<string, unknown> = {}) => ({

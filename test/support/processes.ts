@@ -43,15 +43,20 @@ function cliResult(status: number | null, stdout: string, stderr: string): CliRe
   return { status, stdout, stderr, json };
 }
 
-/** The environment of a server process run as in production on a test database, with no rate limit; `extra` adds to it. */
+/**
+ * The environment of a server process run as in production on a test database, with no rate limit and no receipts from
+ * the log provider (a spec about them asks for them); `extra` adds to it.
+ */
 export function productionEnv(databaseEnv: Record<string, string>, secret: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     ...databaseEnv,
     NODE_ENV: 'production',
+    PUBLIC_URL: 'https://sms.example.com',
     LOG_LEVEL: 'warn',
     JWT_SECRET: secret,
     OTP_SECRET: secret,
     RATE_LIMIT_PER_MINUTE: '0',
+    LOG_RECEIPT_DELAY_MS: '0',
     ...extra,
   };
 }

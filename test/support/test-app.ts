@@ -40,7 +40,8 @@ export interface TestApp {
  */
 export async function startTestApp(env: Record<string, string> = {}, overrides: Array<[token: unknown, value: unknown]> = []): Promise<TestApp> {
   const database = await createTestDatabase();
-  Object.assign(process.env, { NODE_ENV: 'test', LOG_LEVEL: 'silent', ...database.env, ...env });
+  // no receipts from the log provider unless a spec asks for them: messages stay as the hand-over left them
+  Object.assign(process.env, { NODE_ENV: 'test', LOG_LEVEL: 'silent', LOG_RECEIPT_DELAY_MS: '0', ...database.env, ...env });
 
   const clock = new FakeClock();
   const builder = Test.createTestingModule({ imports: [AppModule] }).overrideProvider(Clock).useValue(clock);

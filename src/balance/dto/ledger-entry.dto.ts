@@ -44,7 +44,7 @@ export class LedgerEntryDto {
   reference_id!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '01JD3Q5W0Z6Y7X8V9T0S1R2Q3P', description: 'The lot of the messages debited' })
   lot!: string | null;
-  /** In French @example "Envoi d'un code OTP" */
+  /** In French: what the operator wrote about a credit, else what the row is @example "Envoi d'un code OTP" */
   description!: string;
   /** The user whose request made the change; null for the service itself (refunds of failed messages) and the operator @example "0193a3c2-7b1e-7c3a-9f0e-2b6f1c9d4e02" */
   @Uuid(true)

@@ -4,16 +4,26 @@ import { MessageStatusCountsDto } from '../../sms/dto/message-status-counts.dto.
 import { DeliveryWindowDto } from '../../sending/dto/delivery-window.dto.js';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '../campaign-status.js';
 
-/** Numbers of the groups left out at launch, by reason (excluded groups aside). */
+/**
+ * Members of `group_ids` left out at launch, by reason, each time a member is
+ * met: `recipients` plus these add up to the members of the groups (a number in
+ * two groups counts twice: once as a recipient or an exclusion, then as `doublon`).
+ */
 export class CampaignExclusionsDto {
+  /** On the opt-out list of the campaign's mode */
   @Integer()
   desinscrit!: number;
   @Integer()
   numero_invalide!: number;
+  /** Met again in another group (or twice in one), after its first occurrence */
   @Integer()
   doublon!: number;
+  /** No price for its country */
   @Integer()
   destination_non_prise_en_charge!: number;
+  /** A member of one of `exclude_group_ids` */
+  @Integer()
+  exclu_par_groupe!: number;
 }
 
 /**

@@ -52,8 +52,8 @@ export class AccountCreditCommand extends CommandRunner {
     super();
   }
 
-  run(_: string[], options: { account: string; amount: string }): Promise<void> {
-    return printJson(() => this.admin.credit(options.account, options.amount));
+  run(_: string[], options: { account: string; amount: string; description?: string }): Promise<void> {
+    return printJson(() => this.admin.credit(options.account, options.amount, options.description));
   }
 
   @Option({ flags: '--account <id>', description: 'Account id', required: true })
@@ -63,6 +63,11 @@ export class AccountCreditCommand extends CommandRunner {
 
   @Option({ flags: '--amount <amount>', description: 'Amount to add, greater than 0, at most two decimals', required: true })
   amount(value: string) {
+    return value;
+  }
+
+  @Option({ flags: '--description <text>', description: "The ledger row's description, as the account reads it (1 to 255 characters)" })
+  description(value: string) {
     return value;
   }
 }

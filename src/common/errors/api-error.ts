@@ -13,6 +13,11 @@ export class ApiError extends HttpException {
     super(envelope, envelope.status);
   }
 
+  /** One line for an operator's terminal: the `message` and the `errors`. */
+  describe(): string {
+    return [this.envelope.message, ...(this.envelope.errors ?? [])].join(': ');
+  }
+
   static validation(errors: string[]): ApiError {
     return new ApiError({ status: 400, message: 'erreur_de_validation', errors });
   }
@@ -23,6 +28,11 @@ export class ApiError extends HttpException {
 
   static unauthorized(): ApiError {
     return new ApiError({ status: 401, message: 'Non autorisé' });
+  }
+
+  /** 403: a valid credential of the wrong kind for the route (an account's on `/v1/admin`, an operator key elsewhere). */
+  static forbidden(error: string): ApiError {
+    return new ApiError({ status: 403, message: 'acces_refuse', errors: [error] });
   }
 
   static insufficientBalance(costs: number, balance: number): ApiError {

@@ -10,6 +10,7 @@ import {
   type SchemaObject,
 } from '@nestjs/swagger';
 import { errorEnvelopeSchema } from '../envelope/envelope.schema.js';
+import { ACCOUNT_CREDENTIAL_REQUIRED, isAdminRoute, OPERATOR_KEY_REQUIRED } from './admin-routes.js';
 import { JSON_TYPE } from './body-parsers.js';
 
 const DESCRIPTION = `
@@ -22,6 +23,9 @@ Bodies are strict: a field a schema does not list, or \`null\` where it does not
 (\`<field>: champ inconnu\`), and so is a body that is not UTF-8 (\`body: texte non UTF-8\`). Actions (\`…/launch\`, \`…/cancel\`…)
 take no body, an empty one or \`{}\`. A path served with other methods answers \`405 methode_non_autorisee\` with an \`Allow\`
 header (after authentication); a path the API does not have, \`404 Non trouvé\`.
+
+The routes under \`/v1/admin\` (tag Admin) are the platform operator's: they take an operator key (\`mk_op_…\`) and nothing else,
+and an operator key opens nothing else.
 `.trim();
 
 /** Serves the OpenAPI 3.1 document at /docs-json and Swagger UI at /docs. */
@@ -37,6 +41,10 @@ export function setupSwagger(app: NestFastifyApplication, extraModels: Type[]): 
       { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An API key, sent as `Bearer mk_live_…`' },
       'api-key',
     )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An operator key, sent as `Bearer mk_op_…`: `/v1/admin` only' },
+      'operator-key',
+    )
     .build();
   const document = secureByDefault(stateStrictBodies(SwaggerModule.createDocument(app, config, { extraModels })));
   SwaggerModule.setup('docs', app, document, {
@@ -49,12 +57,15 @@ export function setupSwagger(app: NestFastifyApplication, extraModels: Type[]): 
 
 /**
  * The guard protects every route that is not @Public(); the document says so:
- * each such operation gets both security schemes and the 401, 429 (the
- * credential's rate limit) and 503 answers, each operation with a body the 400
- * (when it documents none of its own), 413 and 415 answers, and every operation the 500 of an unexpected failure.
+ * each such operation gets its security schemes (an operator key under
+ * `/v1/admin`, an account's JWT or API key elsewhere) and the 401, 403 (the
+ * other kind of credential), 429 (the credential's rate limit) and 503
+ * answers, each operation with a body the 400 (when it documents none of its
+ * own), 413 and 415 answers, and every operation the 500 of an unexpected failure.
  */
 function secureByDefault(document: OpenAPIObject): OpenAPIObject {
-  for (const pathItem of Object.values(document.paths)) {
+  for (const [path, pathItem] of Object.entries(document.paths)) {
+    const admin = isAdminRoute(path);
     for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
       const operation = pathItem[method] as (OperationObject & { 'x-public'?: boolean }) | undefined;
       if (!operation) continue;
@@ -66,8 +77,10 @@ function secureByDefault(document: OpenAPIObject): OpenAPIObject {
         operation.security = [];
         continue;
       }
-      operation.security = [{ jwt: [] }, { 'api-key': [] }];
+      operation.security = admin ? [{ 'operator-key': [] }] : [{ jwt: [] }, { 'api-key': [] }];
       addResponse(operation, 401, 'Non autorisé', 'Missing, malformed, expired, revoked or unknown credentials');
+      if (admin) addResponse(operation, 403, 'acces_refuse', "An account's credential: this route takes operator keys only", [OPERATOR_KEY_REQUIRED]);
+      else addResponse(operation, 403, 'acces_refuse', 'An operator key: it opens `/v1/admin` only', [ACCOUNT_CREDENTIAL_REQUIRED]);
       addResponse(operation, 429, 'trop_de_requetes', 'The credential made too many requests this minute; see `Retry-After`', [
         'requêtes: limite de 600 requêtes par minute atteinte, réessayez dans 12 s',
       ]);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { ApplicationLogger } from './application-logger.js';
 import { applicationLogger } from './logger.js';
 
 /**
@@ -17,5 +18,7 @@ import { applicationLogger } from './logger.js';
       useFactory: () => ({ pinoHttp: { logger: applicationLogger() as never }, useExisting: true, forRoutes: [] }),
     }),
   ],
+  providers: [ApplicationLogger],
+  exports: [ApplicationLogger],
 })
 export class LoggingModule {}

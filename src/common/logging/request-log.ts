@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { Principal } from '../principal.js';
+import { isOperator, type OperatorPrincipal, type Principal } from '../principal.js';
 
-/** One line per request: id, account, route, status and latency. */
+/** One line per request: id, account (or operator key), route, status and latency. */
 export function logEveryRequest(fastify: FastifyInstance): void {
   fastify.addHook('onResponse', (request, reply, done) => {
     const logger = request.log as Logger;
@@ -15,9 +15,12 @@ export function logEveryRequest(fastify: FastifyInstance): void {
 }
 
 const summaryOf = (request: FastifyRequest, reply: FastifyReply) => ({
-  accountId: (request as { user?: Principal }).user?.accountId ?? null,
+  ...callerOf((request as { user?: Principal | OperatorPrincipal }).user),
   method: request.method,
   route: request.routeOptions.url ?? null,
   status: reply.statusCode,
   latencyMs: Math.round(reply.elapsedTime * 10) / 10,
 });
+
+const callerOf = (user: Principal | OperatorPrincipal | undefined) =>
+  user && isOperator(user) ? { operatorKeyId: user.operatorKeyId } : { accountId: user?.accountId ?? null };

@@ -8,6 +8,7 @@ import { isValidSenderName, SENDER_NAME } from '../sender-name.js';
 import { SENDER_STATUSES, type SenderStatus } from '../sender.repository.js';
 
 const USE_CASE_LENGTH = 'doit faire de 10 à 500 caractères';
+export const REASON_LENGTH = 'doit faire de 1 à 500 caractères';
 
 const IsSenderName = rule(
   'isSenderName',
@@ -54,4 +55,13 @@ export class SenderQueryDto extends ListQueryDto {
   @IsOptional()
   @IsIn(SENDER_STATUSES, { message: Messages.oneOf(SENDER_STATUSES) })
   status?: SenderStatus;
+}
+
+export class RejectSenderDto {
+  @ApiProperty({ minLength: 1, maxLength: 500, example: 'Marque déposée par un tiers', description: 'Why, as the account will read it (`rejection_reason`)' })
+  @IsDefined({ message: Messages.required })
+  @IsString({ message: Messages.string })
+  @MinLength(1, { message: REASON_LENGTH })
+  @MaxLength(500, { message: REASON_LENGTH })
+  reason!: string;
 }
