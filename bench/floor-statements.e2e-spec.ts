@@ -83,6 +83,9 @@ describe('the OTP floor against the service, statement by statement', () => {
       PORT: String(port),
       HOST: '127.0.0.1',
       NODE_ENV: 'production',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // the log provider hands over without the receipts it can send after (the floor has none)
+      LOG_RECEIPT_DELAY_MS: '0',
       LOG_LEVEL: 'warn',
       JWT_SECRET: SECRET,
       OTP_SECRET: SECRET,

@@ -206,7 +206,7 @@ async function send(principal, body) {
       await sql.later(S.INSERT_OUTBOX, ['sms', uniqId, accountId, amount, payload, test ? 1 : 0, time(expiresAt), 0, 0, 0, time(now), time(now)]);
       if (amount > 0) {
         await sql.later(S.DEBIT, [amount, accountId]);
-        await sql.later(S.LEDGER_ROW, [accountId, -amount, 'debit', uniqId, 'otp', lot, userId, time(now), accountId]);
+        await sql.later(S.LEDGER_ROW, [accountId, -amount, 'debit', uniqId, 'otp', lot, userId, null, time(now), accountId]);
         const watched = await thresholds(accountId, async () => (await sql.get(S.LOW_BALANCE_THRESHOLD, [accountId]))?.threshold != null);
         if (watched) throw new Error('the floor does not send low-balance alerts: use an account without a threshold');
       }

@@ -43,8 +43,8 @@ export const INSERT_OUTBOX = `INSERT INTO outbox (kind, record_id, account_id, a
 
 export const DEBIT = 'UPDATE account SET balance = balance - ? WHERE id = ?';
 
-export const LEDGER_ROW = `INSERT INTO ledger_entry (account_id, amount, kind, reference, reference_type, lot, created_by, created_at, balance_after)
-  SELECT ?, ?, ?, ?, ?, ?, ?, ?, balance FROM account WHERE id = ?`;
+export const LEDGER_ROW = `INSERT INTO ledger_entry (account_id, amount, kind, reference, reference_type, lot, created_by, description, created_at, balance_after)
+  SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, balance FROM account WHERE id = ?`;
 
 export const LOW_BALANCE_THRESHOLD = 'SELECT low_balance_threshold AS threshold FROM account WHERE id = ?';
 
