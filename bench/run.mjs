@@ -57,7 +57,10 @@
 // Last, the hand-over to a local SMSC: the service restarted with SMS_PROVIDER=smpp and SMPP_WINDOW=10, bound to an SMSC
 // in this process, sends lots of N messages to a group through POST /v1/sms/send; messages per second of each lot at the
 // SMSC, from its first submit_sm to its last, at least 3 rounds, the median; and how long an OTP sent once a tenth of each
-// lot is out takes to reach the SMSC.
+// lot is out takes to reach the SMSC; in turn with each of its lots, a lot through the router: three SMSCs, one connector
+// each, one route taking turns over them (SMS_ROUTING_FILE), and the ratio of the medians.
+// Before the hand-over, the OTP send under a routing file of 50 routes over three connectors (lib/routing.mjs), against
+// the baseline at the last of --connections, beside the send's ratio without a routing file.
 // Then POST /sms/send beside Kannel (lib/kannel.mjs), both asking the same SMSC for receipts: one recipient a request and
 // 1,000 a request, in turn, accepted per second.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -74,7 +77,8 @@ import { galeraComparison, galeraLines } from './lib/galera.mjs';
 import { fillMessageYear, metricsLoad, metricsPlans, smsOutPaging } from './lib/message-year.mjs';
 import { smscHandOver, startSmsc } from './lib/hand-over.mjs';
 import { kannelComparison } from './lib/kannel.mjs';
-import { median, printFloorTable, printTable, SMS_SEND, targetRows } from './lib/report.mjs';
+import { median, printFloorTable, printTable, SMS_SEND, summarise, targetRows } from './lib/report.mjs';
+import { routedSend } from './lib/routing.mjs';
 import { sendFloor } from './lib/send-floor.mjs';
 import { startReceiver, webhookFanOut } from './lib/webhooks.mjs';
 
@@ -177,6 +181,8 @@ for (const [db, result] of Object.entries(report.databases)) {
   if (result.imports) console.log(`${db} CSV import: ${importLine(result.imports)}`);
   if (result.campaign) console.log(`${db} campaign: ${campaignLine(result.campaign)}`);
   if (result.hand_over) console.log(`${db} hand-over to a local SMSC: ${handOverLine(result.hand_over)}`);
+  if (result.hand_over) console.log(`${db} hand-over through the router to three local SMSCs: ${routedHandOverLine(result.hand_over)}`);
+  if (result.routed_send) console.log(`${db} OTP send with 50 routes over 3 connectors: ${routedSendLine(result)}`);
 }
 if (report.galera) for (const line of galeraLines(report.galera)) console.log(`galera ${line}`);
 if (rows.length > 0) printFloorTable(rows);
@@ -408,6 +414,12 @@ async function benchDatabase(db) {
   }
 
   await server.stop();
+  if (result.scenarios['send (API key)']) {
+    const connections = connectionCounts.at(-1);
+    const baselineRequest = baseline.send(baselineToken);
+    result.routed_send = await routedSend({ env: oursEnv, port: OURS_PORT, auth: keyAuth, reference, baselineRequest, connections, duration, rounds: Math.max(rounds, 2), metricsToken: METRICS_TOKEN });
+    console.log(`OTP send with 50 routes over 3 connectors: ${routedSendLine(result)}`);
+  }
   await floor.stop();
   if (!only || only === 'kannel-only') {
     result.kannel = await kannelComparison(oursEnv, {
@@ -427,8 +439,10 @@ async function benchDatabase(db) {
   }
   if (!only || only === 'handover-only') {
     // the service stopped above would take the lots' messages too, handing them to the log
-    result.hand_over = await smscHandOver(oursEnv, { port: OURS_PORT, messages: Number(args['handover-messages']), window: 10, rounds: Math.max(rounds, 3) });
+    const handOver = { port: OURS_PORT, messages: Number(args['handover-messages']), window: 10, rounds: Math.max(rounds, 3) };
+    result.hand_over = await smscHandOver(oursEnv, handOver);
     console.log(`hand-over to a local SMSC: ${handOverLine(result.hand_over)}`);
+    console.log(`hand-over through the router to three local SMSCs: ${routedHandOverLine(result.hand_over)}`);
   }
   hooks.close();
   await reference.stop();
@@ -472,6 +486,19 @@ function handOverLine(handOver) {
     `${handOver.per_second} messages/s at window ${handOver.window} (median of ${handOver.rounds} lots of ${handOver.messages}: ${each}); ` +
     `an OTP sent mid-lot reached the SMSC within ${handOver.otp_ms_max} ms`
   );
+}
+
+function routedHandOverLine(handOver) {
+  return `${handOverLine(handOver.routed)}; ${handOver.routed_ratio}× the single connector, lots in turn`;
+}
+
+/** The OTP send's ratio to the baseline under 50 routes, beside its ratio without a routing file in the same run. */
+function routedSendLine(result) {
+  const routed = result.routed_send;
+  const plain = result.scenarios['send (API key)']?.[routed.connections];
+  const plainBaseline = result.baseline.send?.[routed.connections];
+  const plainRatio = plain && plainBaseline ? (summarise(plain).rps / summarise(plainBaseline).rps).toFixed(2) : '—';
+  return `${routed.rps} req/s at c=${routed.connections}, ratio ${routed.ratio} to the baseline (${routed.baseline_rps} req/s); without a routing file ${plainRatio}`;
 }
 
 function importLine(imports) {

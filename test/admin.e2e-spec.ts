@@ -106,6 +106,12 @@ describe('/v1/admin', () => {
       expect(admin.map(([path]) => path).sort()).toEqual([
         '/v1/admin/accounts',
         '/v1/admin/accounts/{id}/credit',
+        '/v1/admin/connectors',
+        '/v1/admin/connectors/{id}/drain',
+        '/v1/admin/connectors/{id}/enable',
+        '/v1/admin/messages/{uniq_id}',
+        '/v1/admin/routes',
+        '/v1/admin/routes/resolve',
         '/v1/admin/senders',
         '/v1/admin/senders/{id}/approve',
         '/v1/admin/senders/{id}/reject',

@@ -1,73 +1,101 @@
-// Hand-over to a local SMSC: lots sent to a group through POST /v1/sms/send by a service bound over SMPP to an SMSC in
-// this process, timed at the SMSC from a lot's first submit_sm to its last; and an OTP sent while each lot goes out,
-// timed from its request to its submit_sm.
+// Hand-over to local SMSCs: lots sent to a group through POST /v1/sms/send by a service bound over SMPP to an SMSC in
+// this process, or to three through the router, timed at the SMSCs from a lot's first submit_sm to its last; and an OTP
+// sent while each lot goes out, timed from its request to its submit_sm.
 import smpp from 'smpp';
 import { apiCaller } from './load.mjs';
 import { runCli, SERVICE_NODE_FLAGS, startNode } from './processes.mjs';
+import { routingFileOf } from './routing.mjs';
 
 const CONTACTS_PER_REQUEST = 1000;
 
 /**
- * Starts an SMSC on loopback and the service (production settings, `SMS_PROVIDER=smpp`, `SMPP_WINDOW=window`) on
- * `port`, puts `messages` contacts in a group, then sends `rounds` lots to that group one after the other, each
- * handed over before the next. Messages per second of each lot, from its first submit to its last; the median. Once
- * a tenth of a lot is out, an OTP is sent: how long it took to reach the SMSC.
+ * Starts four SMSCs on loopback, and in turn, for each of `rounds` rounds, the service (production settings,
+ * `SMPP_WINDOW=window`) on `port` bound to one SMSC by `SMPP_URL`, then the service bound to the three others through
+ * a routing file whose one route takes turns over them (round_robin): each sends one lot to a group of `messages`
+ * contacts through POST /v1/sms/send, handed over before it stops. Messages per second of each lot at the SMSCs, from
+ * its first submit to its last; the median of each way, and the routed one's ratio to the single connector's. Once a
+ * tenth of a lot is out, an OTP is sent: how long it took to reach an SMSC.
  */
 export async function smscHandOver(env, { port, messages, window, rounds }) {
-  const smsc = await startSmsc();
-  const service = await startNode('service', [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
-    env: { ...env, PORT: String(port), SMS_PROVIDER: 'smpp', SMPP_URL: smsc.url, SMPP_WINDOW: String(window) },
-    port,
-    healthPath: '/health/live',
-  });
+  const noted = { times: [], otps: new Map() };
+  const smscs = await Promise.all(Array.from({ length: 4 }, () => startSmsc({ noted })));
+  const [single, ...three] = smscs;
+  const ways = {
+    single: { smscs: [single], env: { SMS_PROVIDER: 'smpp', SMPP_URL: single.url } },
+    routed: { smscs: three, env: { SMS_ROUTING_FILE: routingFileOf(three.map((each) => each.url)) } },
+  };
+  const lots = { single: [], routed: [] };
+  let account;
+  let group;
   try {
-    await until(() => smsc.binds > 0, 10_000, () => 'the service did not bind to the SMSC');
-    const account = runCli(env, 'account:create', '--name', 'Bench hand-over', '--balance', '100000000', '--sender', 'HANDOVER');
-    const call = apiCaller(service.url, `Bearer ${account.api_key}`);
-    const group = (await call('POST', '/v1/group', { name: 'Hand-over' })).id;
-    for (let start = 0; start < messages; start += CONTACTS_PER_REQUEST) {
-      const contacts = Array.from({ length: Math.min(CONTACTS_PER_REQUEST, messages - start) }, (_, n) => ({
-        phone: `+22507${String(60_000_000 + start + n)}`,
-        name: `Client ${start + n}`,
-      }));
-      await call('POST', '/v1/contact/bulk', { contacts, group_ids: [group] });
-    }
-
-    const lots = [];
     for (let round = 0; round < rounds; round++) {
-      const submitted = smsc.submits;
-      const requested = Date.now();
-      const sent = await call('POST', '/v1/sms/send', { group_ids: [group], message: 'Bonjour ##NAME##, votre commande est prête.' });
-      if (sent.count !== messages) throw new Error(`the lot holds ${sent.count} messages, not ${messages}`);
-      const accepted = Date.now();
-      await until(() => smsc.submits - submitted >= messages / 10, 600_000, () => 'the lot did not start');
-      const otpTo = `+22501${String(10_000_000 + round)}`;
-      const otpSent = Date.now();
-      await call('POST', '/v1/otp/send', { channel: 'SMS', to: otpTo, message: 'Votre code est ##OTP##' });
-      await until(() => smsc.arrivedAt(otpTo) !== undefined, 60_000, () => 'the OTP did not reach the SMSC');
-      const otpMs = smsc.arrivedAt(otpTo) - otpSent;
-      await until(() => smsc.submits - submitted >= messages + 1, 600_000, () => `the lot was not handed over: ${smsc.submits - submitted - 1} of ${messages}`);
-      const seconds = (smsc.lastAt - smsc.firstAfter(submitted)) / 1000;
-      const lot = { seconds, per_second: Math.round(messages / seconds), accept_seconds: (accepted - requested) / 1000, otp_ms: otpMs };
-      lots.push(lot);
-      console.log(`hand-over: ${messages} messages in ${seconds.toFixed(2)} s, ${lot.per_second}/s (accepted in ${lot.accept_seconds} s); an OTP sent mid-lot reached the SMSC in ${otpMs} ms`);
+      for (const [name, way] of Object.entries(ways)) {
+        const service = await startNode('service', [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
+          env: { ...env, PORT: String(port), ...way.env, SMPP_WINDOW: String(window) },
+          port,
+          healthPath: '/health/live',
+        });
+        try {
+          await until(() => way.smscs.every((each) => each.binds > 0), 10_000, () => 'the service did not bind to every SMSC');
+          account ??= runCli(env, 'account:create', '--name', 'Bench hand-over', '--balance', '100000000', '--sender', 'HANDOVER');
+          const call = apiCaller(service.url, `Bearer ${account.api_key}`);
+          group ??= await groupOf(call, messages);
+          const otpTo = `+22501${String(10_000_000 + lots.single.length + lots.routed.length)}`;
+          const lot = await handOverLot(call, single, group, messages, otpTo);
+          lots[name].push(lot);
+          console.log(`hand-over (${name}): ${messages} messages in ${lot.seconds.toFixed(2)} s, ${lot.per_second}/s (accepted in ${lot.accept_seconds} s); an OTP sent mid-lot reached the SMSC in ${lot.otp_ms} ms`);
+        } finally {
+          await service.stop();
+        }
+      }
     }
-    const middle = [...lots].sort((a, b) => a.per_second - b.per_second)[Math.floor(lots.length / 2)];
-    return { messages, window, rounds, lots, ...middle, otp_ms_max: Math.max(...lots.map((lot) => lot.otp_ms)) };
   } finally {
-    await service.stop();
-    await smsc.stop();
+    await Promise.all(smscs.map((each) => each.stop()));
   }
+  const summary = (each) => ({ messages, window, rounds, lots: each, ...medianLot(each), otp_ms_max: Math.max(...each.map((lot) => lot.otp_ms)) });
+  const routed = { ...summary(lots.routed), connectors: 3 };
+  return { ...summary(lots.single), routed, routed_ratio: Number((routed.per_second / medianLot(lots.single).per_second).toFixed(2)) };
 }
 
+/** A group of `messages` contacts. */
+async function groupOf(call, messages) {
+  const group = (await call('POST', '/v1/group', { name: 'Hand-over' })).id;
+  for (let start = 0; start < messages; start += CONTACTS_PER_REQUEST) {
+    const contacts = Array.from({ length: Math.min(CONTACTS_PER_REQUEST, messages - start) }, (_, n) => ({
+      phone: `+22507${String(60_000_000 + start + n)}`,
+      name: `Client ${start + n}`,
+    }));
+    await call('POST', '/v1/contact/bulk', { contacts, group_ids: [group] });
+  }
+  return group;
+}
+
+/** One lot to the group, timed at the SMSCs (whose arrivals `smsc` reads), with an OTP to `otpTo` sent once a tenth is out. */
+async function handOverLot(call, smsc, group, messages, otpTo) {
+  const submitted = smsc.submits;
+  const requested = Date.now();
+  const sent = await call('POST', '/v1/sms/send', { group_ids: [group], message: 'Bonjour ##NAME##, votre commande est prête.' });
+  if (sent.count !== messages) throw new Error(`the lot holds ${sent.count} messages, not ${messages}`);
+  const accepted = Date.now();
+  await until(() => smsc.submits - submitted >= messages / 10, 600_000, () => 'the lot did not start');
+  const otpSent = Date.now();
+  await call('POST', '/v1/otp/send', { channel: 'SMS', to: otpTo, message: 'Votre code est ##OTP##' });
+  await until(() => smsc.arrivedAt(otpTo) !== undefined, 60_000, () => 'the OTP did not reach the SMSC');
+  const otpMs = smsc.arrivedAt(otpTo) - otpSent;
+  await until(() => smsc.submits - submitted >= messages + 1, 600_000, () => `the lot was not handed over: ${smsc.submits - submitted - 1} of ${messages}`);
+  const seconds = (smsc.lastAt - smsc.firstAfter(submitted)) / 1000;
+  return { seconds, per_second: Math.round(messages / seconds), accept_seconds: (accepted - requested) / 1000, otp_ms: otpMs };
+}
+
+const medianLot = (lots) => [...lots].sort((a, b) => a.per_second - b.per_second)[Math.floor(lots.length / 2)];
+
 /**
- * An SMSC that takes every bind and every submit_sm, and notes when each submit arrived (and to whom, for the OTPs);
- * with `receipts`, it answers each submit that asks for one with a final receipt (DELIVRD), as an SMSC does once the
- * handset has the message.
+ * An SMSC that takes every bind and every submit_sm, and notes in `noted` when each submit arrived (and to whom, for
+ * the OTPs): SMSCs that share it count as one. With `receipts`, it answers each submit that asks for one with a final
+ * receipt (DELIVRD), as an SMSC does once the handset has the message.
  */
-export async function startSmsc({ receipts = false } = {}) {
-  const arrivals = [];
-  const otps = new Map();
+export async function startSmsc({ receipts = false, noted = { times: [], otps: new Map() } } = {}) {
+  const { times: arrivals, otps } = noted;
   let binds = 0;
   let receiptsSent = 0;
   const server = smpp.createServer((session) => {

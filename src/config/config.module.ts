@@ -8,6 +8,7 @@ import { hlrConfig } from './hlr.config.js';
 import { parseEnvironment } from './environment.js';
 import { optOutConfig } from './opt-out.config.js';
 import { otpConfig } from './otp.config.js';
+import { routingConfig } from './routing.config.js';
 import { secretsConfig } from './secrets.config.js';
 import { smsConfig } from './sms.config.js';
 import { webhookConfig } from './webhook.config.js';
@@ -16,7 +17,7 @@ import { webhookConfig } from './webhook.config.js';
 export const AppConfigModule = ConfigModule.forRoot({
   isGlobal: true,
   cache: true,
-  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig, smsConfig, optOutConfig, hlrConfig, campaignConfig],
+  load: [appConfig, databaseConfig, secretsConfig, otpConfig, deliveryConfig, webhookConfig, contactImportConfig, smsConfig, optOutConfig, hlrConfig, campaignConfig, routingConfig],
   validate: (raw) => {
     parseEnvironment(raw);
     return raw;

@@ -98,6 +98,17 @@ export class EnvironmentVariables {
   @Max(1000)
   SMPP_WINDOW = 10;
 
+  /** A YAML or JSON file of SMS connectors and routes; replaces SMS_PROVIDER and SMPP_URL. */
+  @IsOptional()
+  @IsString()
+  SMS_ROUTING_FILE?: string = undefined;
+
+  /** Days an HLR answer stays good for routing by network (`mccmnc`). */
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  HLR_ROUTING_TTL = 30;
+
   /** The `log` provider's DELIVRD receipt comes this long after each hand-over; 0: none. */
   @IsInt()
   @Min(0)

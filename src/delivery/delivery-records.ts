@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
 import type { ReceiptOutcome } from './delivery-receipt.js';
 import type { OutboxKind } from './outbox.repository.js';
+import type { SubmitAttempt } from './submit-log.js';
 
 /**
  * Where the delivery state of one kind of message lives. Delivery moves the
@@ -21,8 +22,10 @@ export interface DeliveryRecordStore {
    * handed over (cancelled meanwhile).
    */
   promote?(sql: Sql, recordIds: string[]): Promise<string[]>;
-  /** More hand-over attempts: one after a transient failure, or the submits the provider made again. */
+  /** The provider's refusals of the message, after each of which it was (or will be) submitted again. */
   countRetry?(sql: Sql, recordId: string, times: number): Promise<void>;
+  /** The submits of a batch's hand-overs and what became of each, by record, for the kinds that keep them (SMS). */
+  recordAttempts?(sql: Sql, attempts: ReadonlyArray<{ recordId: string; attempts: readonly SubmitAttempt[] }>): Promise<void>;
   /** After a batch's outcomes are recorded, in the same unit of work: the records whose state may have moved. */
   settled?(sql: Sql, recordIds: string[], at: Date): Promise<void>;
   /** A delivery receipt, for the kinds that get them (SMS); false when it names no known message yet. */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module.js';
 import { deliveryConfig, type DeliveryConfig } from '../config/delivery.config.js';
+import { RoutingModule } from '../routing/routing.module.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { DeliveryReceipts } from './delivery-receipts.js';
 import { DeliveryRecords } from './delivery-records.js';
@@ -15,14 +16,20 @@ import { LogReceiptRepository } from './providers/log-receipt.repository.js';
 import { LogReceiptsWorker } from './providers/log-receipts.worker.js';
 import { LogSmsProvider } from './providers/log-sms.provider.js';
 import { SandboxEmailProvider, SandboxSmsProvider } from './providers/sandbox.providers.js';
-import { SmppSmsProvider } from './providers/smpp/smpp-sms.provider.js';
-import { parseSmppUrl } from './providers/smpp/smpp-endpoint.js';
 import { SmtpEmailProvider } from './providers/smtp-email.provider.js';
+import { ConnectorAdminController } from './connector-admin.controller.js';
+import { ConnectorDrainRepository } from './connector-drain.repository.js';
 import { ReceiptRepository } from './receipt.repository.js';
+import { RouteAdminController } from './route-admin.controller.js';
+import { RoutingAdmin } from './routing-admin.service.js';
+import { RoutingMetrics } from './routing.metrics.js';
+import { SmsConnectors } from './sms-connectors.js';
 import { SMS_PROVIDER } from './sms-provider.js';
+import { SmsRouter } from './sms-router.js';
 
 @Module({
-  imports: [BillingModule],
+  imports: [BillingModule, RoutingModule],
+  controllers: [ConnectorAdminController, RouteAdminController],
   providers: [
     DeliveryQueue,
     DeliveryRecords,
@@ -39,14 +46,12 @@ import { SMS_PROVIDER } from './sms-provider.js';
     DeliveryMetrics,
     ReceiptRepository,
     InboundMessages,
-    {
-      provide: SMS_PROVIDER,
-      inject: [deliveryConfig.KEY, LogSmsProvider, DeliveryReceipts, InboundMessages],
-      useFactory: (config: DeliveryConfig, log: LogSmsProvider, receipts: DeliveryReceipts, inbound: InboundMessages) =>
-        config.smsProvider === 'smpp' && config.smppUrl
-          ? new SmppSmsProvider(parseSmppUrl(config.smppUrl), config.smppWindow, receipts, inbound)
-          : log,
-    },
+    RoutingMetrics,
+    ConnectorDrainRepository,
+    SmsConnectors,
+    SmsRouter,
+    RoutingAdmin,
+    { provide: SMS_PROVIDER, useExisting: SmsRouter },
     {
       provide: EMAIL_PROVIDER,
       inject: [deliveryConfig.KEY, LogEmailProvider],
@@ -54,6 +59,6 @@ import { SMS_PROVIDER } from './sms-provider.js';
         config.emailTransport === 'smtp' && config.smtpUrl ? new SmtpEmailProvider(config.smtpUrl, config.emailFrom) : log,
     },
   ],
-  exports: [DeliveryQueue, DeliveryRecords, OutboxWorker, OutboxRepository, InboundMessages, SMS_PROVIDER],
+  exports: [DeliveryQueue, DeliveryRecords, OutboxWorker, OutboxRepository, InboundMessages, SMS_PROVIDER, SmsConnectors],
 })
 export class DeliveryModule {}

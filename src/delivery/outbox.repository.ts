@@ -56,6 +56,8 @@ export interface OutboxEntry {
   resume: string | null;
   scheduled: boolean;
   bulk: boolean;
+  /** When it became due (a scheduled one, at its time): what its waiting is counted from. */
+  dueAt: Date;
   /** Its place in a chunk of the bulk lane; null for an entry of its own. */
   chunk: ChunkPlace | null;
 }
@@ -68,8 +70,10 @@ export interface ClaimedChunk {
   test: boolean;
   deliverBefore: Date | null;
   scheduled: boolean;
-  /** When it was due before this claim leased it. */
+  /** When it became due (a scheduled one, at its time): what its messages' waiting is counted from. */
   dueAt: Date;
+  /** When it was due before this claim leased it. */
+  availableAt: Date;
   /** Null until a unit of work has recorded what became of one of its messages. */
   progress: MessageProgress[] | null;
 }
@@ -87,6 +91,7 @@ interface OutboxRow {
   resume_state: string | null;
   scheduled: unknown;
   bulk: unknown;
+  created_at: string | Date;
 }
 
 interface ChunkRow {
@@ -97,14 +102,17 @@ interface ChunkRow {
   deliver_before: string | Date | null;
   scheduled: unknown;
   available_at: string | Date;
+  created_at: string | Date;
   messages: number | string;
   progress: string | null;
 }
 
 const OUTBOX = new LeasedTable('outbox', [
-  'id', 'kind', 'record_id', 'account_id', 'amount', 'payload', 'is_test', 'deliver_before', 'attempts', 'resume_state', 'scheduled', 'bulk',
+  'id', 'kind', 'record_id', 'account_id', 'amount', 'payload', 'is_test', 'deliver_before', 'attempts', 'resume_state', 'scheduled', 'bulk', 'created_at',
 ]);
-const CHUNKS = new LeasedTable('outbox', ['id', 'account_id', 'payload', 'is_test', 'deliver_before', 'scheduled', 'available_at', 'messages', 'progress']);
+const CHUNKS = new LeasedTable('outbox', [
+  'id', 'account_id', 'payload', 'is_test', 'deliver_before', 'scheduled', 'available_at', 'created_at', 'messages', 'progress',
+]);
 const PRIORITY_LANE = { where: 'bulk = ?', params: [false] };
 const BULK_LANE = { where: 'bulk = ?', params: [true] };
 
@@ -143,6 +151,7 @@ export class OutboxRepository {
       resume: row.resume_state,
       scheduled: readBoolean(row.scheduled),
       bulk: readBoolean(row.bulk),
+      dueAt: readTime(row.created_at),
       chunk: null,
     }));
   }
@@ -160,7 +169,8 @@ export class OutboxRepository {
       test: readBoolean(row.is_test),
       deliverBefore: readTime(row.deliver_before),
       scheduled: readBoolean(row.scheduled),
-      dueAt: readTime(row.available_at),
+      dueAt: readTime(row.created_at),
+      availableAt: readTime(row.available_at),
       progress: row.progress === null ? null : (JSON.parse(row.progress) as MessageProgress[]),
     }));
     return { chunks, more: rows.reduce((held, row) => held + Number(row.messages), 0) >= limit };
@@ -196,25 +206,24 @@ export class OutboxRepository {
     await sql.later(`DELETE FROM outbox WHERE id IN (${placeholders(ids)})`, ids);
   }
 
-  /** Offers the entry again at `at`, after a transient failure. */
-  async retryAt(sql: Sql, id: number, at: Date, error: string, resume: string | null): Promise<void> {
-    await sql.later('UPDATE outbox SET available_at = ?, claimed_by = NULL, last_error = ?, resume_state = ? WHERE id = ?', [
-      at,
-      error.slice(0, 255),
-      resume,
-      id,
-    ]);
+  /** Offers the entry again at `at`, after a transient failure; one that was not `counted` gives its claim's attempt back. */
+  async retryAt(sql: Sql, id: number, at: Date, error: string, resume: string | null, counted: boolean): Promise<void> {
+    await sql.later(
+      `UPDATE outbox SET available_at = ?, claimed_by = NULL, last_error = ?, resume_state = ?${counted ? '' : ', attempts = attempts - 1'} WHERE id = ?`,
+      [at, error.slice(0, 255), resume, id],
+    );
   }
 
   /**
    * Makes the entries of a kind that wait for a retry due now: tried before and not claimed (a scheduled entry
-   * not yet due has no attempt). Lane by lane, as the claim index leads with the lane.
+   * not yet due has never been tried; one waiting for a connection may have no attempt counted, but has its reason).
+   * Lane by lane, as the claim index leads with the lane.
    */
   async expedite(sql: Sql, kind: OutboxKind, now: Date): Promise<number> {
     let expedited = 0;
     for (const bulk of [false, true]) {
       expedited += await sql.run(
-        'UPDATE outbox SET available_at = ? WHERE bulk = ? AND available_at > ? AND kind = ? AND claimed_by IS NULL AND attempts > 0',
+        'UPDATE outbox SET available_at = ? WHERE bulk = ? AND available_at > ? AND kind = ? AND claimed_by IS NULL AND last_error IS NOT NULL',
         [now, bulk, now, kind],
       );
     }

@@ -20,7 +20,8 @@ import type { EmailPayload, SmsPayload } from './outbox-payload.js';
 import { OutboxRepository, type ClaimedChunk, type OutboxEntry, type OutboxKind } from './outbox.repository.js';
 import { PAYLOAD_BOX, readPayload } from './payload-box.js';
 import { SandboxEmailProvider, SandboxSmsProvider } from './providers/sandbox.providers.js';
-import { SMS_PROVIDER, type SmsProvider } from './sms-provider.js';
+import { SMS_PROVIDER, type SmsAccepted, type SmsProvider } from './sms-provider.js';
+import { SubmitLog, type SubmitAttempt } from './submit-log.js';
 
 export const MAX_DELIVERY_ATTEMPTS = 10;
 const MAX_BACKOFF_MS = 30_000;
@@ -29,10 +30,20 @@ const MAX_BACKOFF_MS = 30_000;
 export type OutboxLane = 'priority' | 'bulk';
 const LANES: readonly OutboxLane[] = ['priority', 'bulk'];
 
-type Outcome =
-  | { entry: OutboxEntry; kind: 'sent'; provider: string; providerIds: string[]; retries: number; receiptsExpected: boolean }
-  | { entry: OutboxEntry; kind: 'failed'; provider: string | null; providerStatus: string | null }
-  | { entry: OutboxEntry; kind: 'retry'; retryAt: Date; reason: string; resume: string | null };
+/** What every outcome carries: the provider's refusals (`dlr_number_retry`) and the submits, for the message's record. */
+interface Tried {
+  entry: OutboxEntry;
+  retries: number;
+  attempts: SubmitAttempt[];
+}
+
+type Outcome = Tried &
+  (
+    | { kind: 'sent'; provider: string; providerIds: string[]; receiptsExpected: boolean }
+    | { kind: 'failed'; provider: string | null; providerStatus: string | null }
+    /** `counted`: the attempt used up one of the entry's; a wait for a connection does not. */
+    | { kind: 'retry'; retryAt: Date; reason: string; resume: string | null; counted: boolean }
+  );
 
 /**
  * The outbox's job queues, one per lane: each hands its claimed messages to
@@ -122,7 +133,7 @@ export class OutboxWorker {
     const { messages } = readPayload(this.box, claimed.payload) as ChunkDocument;
     const chunk = new OutboxChunk(claimed.id, messages, claimed.progress ?? messages.map(() => null));
     const dropped = claimed.scheduled ? await this.dropCancelled(sql, chunk) : 0;
-    const due = chunk.due(now, claimed.dueAt);
+    const due = chunk.due(now, claimed.availableAt);
     chunk.outstanding = due.length;
     if (due.length === 0 || dropped > 0) await this.outbox.saveChunks(sql, [chunk.state(now, due.length === 0)], owner);
     return due.map((index) => chunkEntry(claimed, chunk, index));
@@ -156,15 +167,26 @@ export class OutboxWorker {
 
   /** Hands one entry to its provider; decides what becomes of it, without writing yet. */
   private async handOver(entry: OutboxEntry): Promise<Outcome> {
-    if (entry.deliverBefore && entry.deliverBefore.getTime() <= this.clock.now().getTime()) {
-      return { entry, kind: 'failed', provider: null, providerStatus: 'EXPIRED' };
+    const payload = readPayload(this.box, entry.payload) as SmsPayload | EmailPayload;
+    const deadline = deadlineOf(entry, payload);
+    if (deadline !== null && deadline <= this.clock.now().getTime()) {
+      return { entry, retries: 0, attempts: [], kind: 'failed', provider: null, providerStatus: 'EXPIRED' };
     }
     const provider = entry.kind === 'sms' ? this.smsProviderFor(entry) : this.emailProviderFor(entry);
-    const receiptsExpected = 'sendsReceipts' in provider && provider.sendsReceipts;
+    const log = new SubmitLog(() => this.clock.now());
     try {
-      return { entry, kind: 'sent', provider: provider.name, ...(await this.send(entry)), receiptsExpected };
+      const accepted = await this.send(entry, payload, log);
+      return {
+        entry,
+        retries: log.refusals,
+        attempts: log.attempts,
+        kind: 'sent',
+        provider: accepted.provider ?? provider.name ?? 'unknown',
+        providerIds: accepted.providerIds,
+        receiptsExpected: accepted.receiptsExpected ?? ('sendsReceipts' in provider && provider.sendsReceipts),
+      };
     } catch (error) {
-      return this.refused(entry, provider.name, error);
+      return this.refused({ entry, retries: log.refusals, attempts: log.attempts }, provider.name, error, deadline);
     }
   }
 
@@ -181,20 +203,25 @@ export class OutboxWorker {
       for (const outcome of outcomes) {
         const { entry } = outcome;
         const records = this.records.for(entry.kind);
+        if (outcome.retries > 0) await records.countRetry?.(sql, entry.recordId, outcome.retries);
         if (outcome.kind === 'retry') {
-          await records.countRetry?.(sql, entry.recordId, 1);
-          if (entry.chunk) chunks.retry(entry.chunk, { attempts: entry.attempts, retryAt: outcome.retryAt.toISOString(), resume: outcome.resume, error: outcome.reason });
-          else await this.outbox.retryAt(sql, entry.id, outcome.retryAt, outcome.reason, outcome.resume);
+          if (entry.chunk) {
+            const attempts = outcome.counted ? entry.attempts : entry.attempts - 1;
+            chunks.retry(entry.chunk, { attempts, retryAt: outcome.retryAt.toISOString(), resume: outcome.resume, error: outcome.reason });
+          } else {
+            await this.outbox.retryAt(sql, entry.id, outcome.retryAt, outcome.reason, outcome.resume, outcome.counted);
+          }
           continue;
         }
         if (outcome.kind === 'sent') {
-          if (outcome.retries > 0) await records.countRetry?.(sql, entry.recordId, outcome.retries);
           await records.markSent(sql, entry.recordId, outcome.provider, outcome.providerIds, now, outcome.receiptsExpected);
-          if (entry.kind === 'sms') await this.smsProviderFor(entry).accepted?.(sql, outcome.providerIds, now);
+          if (entry.kind === 'sms') await this.smsProviderFor(entry).accepted?.(sql, outcome.providerIds, now, outcome.provider);
         } else if (await records.markFailed(sql, entry.recordId, outcome.provider, outcome.providerStatus, now)) {
           if (!entry.test && entry.amount > 0) await this.ledger.add(sql, entry.accountId, entry.amount, 'refund', { type: chargedFor(entry), id: entry.recordId }, now);
         }
       }
+      const tried = outcomes.filter((outcome) => outcome.attempts.length > 0);
+      if (tried.length > 0) await this.records.for('sms').recordAttempts?.(sql, tried.map(({ entry, attempts }) => ({ recordId: entry.recordId, attempts })));
       const done = outcomes.filter((outcome) => outcome.kind !== 'retry');
       await this.outbox.remove(sql, done.flatMap(({ entry }) => (entry.chunk ? [] : [entry.id])));
       for (const { entry } of done) if (entry.chunk) chunks.done(entry.chunk);
@@ -221,45 +248,55 @@ export class OutboxWorker {
     this.wake();
   }
 
-  private async send(entry: OutboxEntry): Promise<{ providerIds: string[]; retries: number }> {
-    const payload = readPayload(this.box, entry.payload);
+  private async send(entry: OutboxEntry, payload: SmsPayload | EmailPayload, log: SubmitLog): Promise<SmsAccepted> {
     if (entry.kind === 'sms') {
-      const sms = payload as SmsPayload;
-      const accepted = await this.smsProviderFor(entry).submit({
+      return this.smsProviderFor(entry).submit({
         messageId: entry.recordId,
+        accountId: entry.accountId,
+        traffic: isOtp(entry) ? 'otp' : 'bulk',
         validUntil: entry.deliverBefore,
         resume: entry.resume,
         bulk: entry.bulk,
-        ...sms,
+        attempts: log,
+        ...(payload as SmsPayload),
       });
-      return { providerIds: accepted.providerIds, retries: accepted.retries ?? 0 };
     }
     const email = payload as EmailPayload;
     const rendered = renderEmail(email.text, email.language, email.applicationName);
-    const accepted = await this.emailProviderFor(entry).send({
+    return this.emailProviderFor(entry).send({
       messageId: entry.recordId,
       to: email.to,
       fromName: email.fromName,
       secrets: email.secrets,
       ...rendered,
     });
-    return { providerIds: accepted.providerIds, retries: 0 };
   }
 
-  private refused(entry: OutboxEntry, provider: string, error: unknown): Outcome {
+  /**
+   * A refusal for good fails the message. A refusal for now is tried again with backoff, ten attempts at most. A wait
+   * for a connection (none could take it, or one was lost under it) uses up no attempt: it is tried again sooner the
+   * younger it is, up to every 30 s (and at once when a connection binds), until its deadline fails it.
+   */
+  private refused(tried: Tried, provider: string | null, error: unknown, deadline: number | null): Outcome {
+    const { entry } = tried;
     const reason = error instanceof Error ? error.message : String(error);
     if (error instanceof PermanentDeliveryError) {
-      this.logger.warn({ recordId: entry.recordId, provider, reason }, 'message refused by provider');
-      return { entry, kind: 'failed', provider, providerStatus: error.providerStatus ?? 'REJECTD' };
+      this.logger.warn({ recordId: entry.recordId, provider: error.provider ?? provider, reason }, 'message refused by provider');
+      return { ...tried, kind: 'failed', provider: error.provider ?? provider, providerStatus: error.providerStatus ?? 'REJECTD' };
     }
-    if (entry.attempts >= MAX_DELIVERY_ATTEMPTS) {
+    const transient = error instanceof TransientDeliveryError ? error : null;
+    const counted = transient?.countsAttempt ?? true;
+    const resume = transient && transient.resume !== null ? transient.resume : entry.resume;
+    if (counted && entry.attempts >= MAX_DELIVERY_ATTEMPTS) {
       this.logger.warn({ recordId: entry.recordId, provider, reason, attempts: entry.attempts }, 'message retries exhausted');
-      return { entry, kind: 'failed', provider, providerStatus: null };
+      return { ...tried, kind: 'failed', provider: connectorOf(resume) ?? provider, providerStatus: null };
     }
-    const retryAt = new Date(this.clock.now().getTime() + backoffMs(entry.attempts, 1000, MAX_BACKOFF_MS));
-    this.logger.log({ recordId: entry.recordId, provider, reason, retryAt }, 'message hand-over will be retried');
-    const resume = error instanceof TransientDeliveryError && error.resume !== null ? error.resume : entry.resume;
-    return { entry, kind: 'retry', retryAt, reason, resume };
+    const now = this.clock.now().getTime();
+    const waited = now - entry.dueAt.getTime();
+    const delay = counted ? backoffMs(entry.attempts, 1000, MAX_BACKOFF_MS) : backoffMs(1, Math.min(MAX_BACKOFF_MS, Math.max(1000, waited / 4)), MAX_BACKOFF_MS);
+    const retryAt = new Date(deadline === null ? now + delay : Math.min(now + delay, deadline));
+    this.logger.log({ recordId: entry.recordId, provider, reason, retryAt }, counted ? 'message hand-over will be retried' : 'message waits for a connection');
+    return { ...tried, kind: 'retry', retryAt, reason, resume, counted };
   }
 
   private smsProviderFor(entry: OutboxEntry): SmsProvider {
@@ -288,11 +325,30 @@ function chunkEntry(claimed: ClaimedChunk, chunk: OutboxChunk, index: number): O
     resume: retry?.resume ?? null,
     scheduled: claimed.scheduled,
     bulk: true,
+    dueAt: claimed.dueAt,
     chunk: { chunk, index },
   };
 }
 
-/** What a failed entry's refund is for: only OTPs, by SMS or e-mail, must be delivered before a deadline (their expiry). */
+/** Only OTPs, by SMS or e-mail, must be delivered before a deadline of their own (their expiry). */
+const isOtp = (entry: OutboxEntry): boolean => entry.kind === 'email' || entry.deliverBefore !== null;
+
+/** What a failed entry's refund is for. */
 function chargedFor(entry: OutboxEntry): ChargedFor {
-  return entry.kind === 'email' || entry.deliverBefore !== null ? 'otp' : 'sms';
+  return isOtp(entry) ? 'otp' : 'sms';
+}
+
+/**
+ * When waiting for a connection stops and the message fails (ms since the epoch): an OTP's expiry; for another SMS,
+ * its validity period counted from when it became due; none for the rest.
+ */
+function deadlineOf(entry: OutboxEntry, payload: SmsPayload | EmailPayload): number | null {
+  if (entry.deliverBefore) return entry.deliverBefore.getTime();
+  const minutes = entry.kind === 'sms' ? (payload as SmsPayload).validityMinutes : undefined;
+  return minutes ? entry.dueAt.getTime() + minutes * 60_000 : null;
+}
+
+/** The connection the parts or the last attempt of a message went through, from its resume state. */
+function connectorOf(resume: string | null): string | null {
+  return resume ? ((JSON.parse(resume) as { connector?: string | null }).connector ?? null) : null;
 }

@@ -1,10 +1,16 @@
 import type { Sql } from '../database/sql.js';
+import type { Traffic } from '../routing/routing-file.js';
+import type { SubmitLog } from './submit-log.js';
 
 export const SMS_PROVIDER = Symbol('SMS_PROVIDER');
 
 export interface SmsSubmission {
   /** Our identifier of the message (its `uniq_id`). */
   messageId: string;
+  /** The account that sends it, which routes may match on. */
+  accountId: string;
+  /** OTPs and the rest, which routes may tell apart. */
+  traffic: Traffic;
   /** Sender name or number. */
   from: string;
   /** E.164. */
@@ -20,27 +26,35 @@ export interface SmsSubmission {
   bulk: boolean;
   /** Minutes the operator keeps trying, from when it takes the message; else `validUntil` bounds it. */
   validityMinutes?: number;
+  /** Where each submit to an SMSC and its answer are noted. */
+  attempts?: SubmitLog;
 }
 
 export interface SmsAccepted {
   /** The provider's identifiers, one per part; delivery receipts name one of them. */
   providerIds: string[];
-  /** Submits made again because the provider was busy (each a hand-over retry). */
-  retries?: number;
+  /** The connection that took it, stored as the message's `provider`; the provider's name when not said. */
+  provider?: string;
+  /** Whether receipts will name the provider ids; the provider's `sendsReceipts` when not said. */
+  receiptsExpected?: boolean;
 }
 
 /**
- * One SMS provider, chosen by `SMS_PROVIDER`. `submit` resolves once the
+ * One SMS provider, chosen by configuration. `submit` resolves once the
  * provider has accepted the message, and throws a TransientDeliveryError or a
  * PermanentDeliveryError otherwise.
  */
 export interface SmsProvider {
-  readonly name: string;
+  /** Stored as the message's `provider`; null for one that names the connection in each answer and refusal (the router). */
+  readonly name: string | null;
   /** Whether delivery receipts will name the provider ids it returns. */
   readonly sendsReceipts: boolean;
   submit(sms: SmsSubmission): Promise<SmsAccepted>;
-  /** In the unit of work that records its acceptance of a message, under the ids it gave: what it must do later (the `log` provider's receipt). */
-  accepted?(sql: Sql, providerIds: string[], at: Date): Promise<void>;
+  /**
+   * In the unit of work that records its acceptance of a message, under the ids it gave: what it must do later (the
+   * `log` provider's receipt). `provider` is the one its answer named (`SmsAccepted.provider`).
+   */
+  accepted?(sql: Sql, providerIds: string[], at: Date, provider: string): Promise<void>;
   /** Called whenever the provider becomes able to take messages again (an SMSC bind). */
   onReady?(listener: () => void): void;
 }

@@ -26,8 +26,8 @@ export class HealthController {
   @ApiOperation({
     summary: 'The service can serve and deliver',
     description:
-      'Its database answers; when SMS go over SMPP, it is bound to the SMSC; the oldest message not yet handed ' +
-      'over has waited no longer than `OUTBOX_MAX_AGE_SECONDS`.',
+      'Its database answers; when SMS go over SMPP, every route has a healthy connector (`smpp`, with each ' +
+      'connector under a routing file); the oldest message not yet handed over has waited no longer than `OUTBOX_MAX_AGE_SECONDS`.',
   })
   @RespondWith(200, 'OK')
   @ApiFailure(503, 'service_indisponible', 'A dependency is down; `data` tells which')
@@ -45,7 +45,7 @@ export class HealthController {
 
   private async check(): Promise<HealthCheckResult> {
     try {
-      const smpp = this.delivery.smppBind();
+      const smpp = this.delivery.smpp();
       return await this.health.check([
         () => this.database.pingCheck('database', { timeout: 2000 }),
         () => this.delivery.outboxAge(),
@@ -60,8 +60,16 @@ export class HealthController {
   }
 }
 
+/** What a 503 keeps of a check's details besides its status: under a routing file, each connector and the routes left without one. */
+const KEPT_DETAILS = ['connectors', 'routes_without_connector'];
+
 /** Which dependency is up or down, without the driver's words. */
-function statusesOnly(result: unknown): Record<string, { status: string }> {
-  const details = (result as { details?: Record<string, { status?: unknown }> }).details ?? {};
-  return Object.fromEntries(Object.entries(details).map(([name, detail]) => [name, { status: String(detail.status ?? 'down') }]));
+function statusesOnly(result: unknown): Record<string, Record<string, unknown>> {
+  const details = (result as { details?: Record<string, Record<string, unknown>> }).details ?? {};
+  return Object.fromEntries(
+    Object.entries(details).map(([name, detail]) => [
+      name,
+      { status: String(detail.status ?? 'down'), ...Object.fromEntries(KEPT_DETAILS.filter((key) => key in detail).map((key) => [key, detail[key]])) },
+    ]),
+  );
 }

@@ -3,6 +3,7 @@ import { BillingModule } from '../billing/billing.module.js';
 import { DeliveryRecords } from '../delivery/delivery-records.js';
 import { DeliveryModule } from '../delivery/delivery.module.js';
 import { OptOutModule } from '../opt-out/opt-out.module.js';
+import { RoutingModule } from '../routing/routing.module.js';
 import { SenderModule } from '../sender/sender.module.js';
 import { SendingModule } from '../sending/sending.module.js';
 import { SmsModule } from '../sms/sms.module.js';
@@ -16,7 +17,7 @@ import { SendOtp } from './send-otp.usecase.js';
 import { VerifyOtp } from './verify-otp.usecase.js';
 
 @Module({
-  imports: [BillingModule, DeliveryModule, OptOutModule, SenderModule, SendingModule, SmsModule],
+  imports: [BillingModule, DeliveryModule, OptOutModule, RoutingModule, SenderModule, SendingModule, SmsModule],
   controllers: [OtpController],
   providers: [SendOtp, VerifyOtp, OtpRepository, OtpEmailRecords, OtpHousekeeping, OtpStatusRepository, OtpStatusService],
 })

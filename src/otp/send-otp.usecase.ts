@@ -13,6 +13,7 @@ import type { Sql } from '../database/sql.js';
 import { DeliveryQueue } from '../delivery/delivery-queue.js';
 import type { IdempotentRequest } from '../idempotency/idempotency.service.js';
 import { OptOutRepository } from '../opt-out/opt-out.repository.js';
+import { SmsDestinations } from '../routing/sms-destinations.service.js';
 import { SenderRepository } from '../sender/sender.repository.js';
 import { ApprovedSenders } from '../sending/approved-senders.service.js';
 import { ChargedSend, type Charge, type ChargedUnit } from '../sending/charged-send.service.js';
@@ -73,6 +74,7 @@ export class SendOtp {
     private readonly billing: BillingService,
     private readonly delivery: DeliveryQueue,
     private readonly optOuts: OptOutRepository,
+    private readonly destinations: SmsDestinations,
     private readonly clock: Clock,
     @Inject(otpConfig.KEY) private readonly config: OtpConfig,
     @Inject(optOutConfig.KEY) private readonly optOut: OptOutConfig,
@@ -100,7 +102,9 @@ export class SendOtp {
     const sender = await this.senderFor(sql, principal.accountId, request);
     const text = request.message.split(OTP_PLACEHOLDER).join(code);
     const quote = await this.billing.quote(sql, request.channel, request.dialCode, text);
-    if (!quote) throw ApiError.invalidField('to', 'destination non prise en charge');
+    if (!quote || (request.channel === 'SMS' && (await this.destinations.unroutable(sql, principal.accountId, 'otp', [request.recipient])).size > 0)) {
+      throw ApiError.invalidField('to', 'destination non prise en charge');
+    }
     if (request.channel === 'SMS' && this.optOut.blocksOtp && (await this.optOuts.listed(sql, principal.accountId, principal.test, [request.recipient])).size > 0) {
       throw ApiError.invalidField('to', OTP_OPTED_OUT);
     }

@@ -4,6 +4,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { optOutConfig, type OptOutConfig } from '../config/opt-out.config.js';
 import type { Sql } from '../database/sql.js';
 import { UNSUBSCRIBE_LINKS, type UnsubscribeLinks } from '../opt-out/unsubscribe-links.js';
+import { SmsDestinations } from '../routing/sms-destinations.service.js';
 import type { Recipient } from './audience.service.js';
 import { MAX_MESSAGE_LENGTH, MESSAGE_TOO_LONG } from './message-rules.js';
 import type { Rejection } from './rejection.js';
@@ -40,9 +41,13 @@ export class MessageComposer {
     private readonly billing: BillingService,
     @Inject(optOutConfig.KEY) private readonly optOut: OptOutConfig,
     @Inject(UNSUBSCRIBE_LINKS) private readonly links: UnsubscribeLinks,
+    private readonly destinations: SmsDestinations,
   ) {}
 
-  /** The priced messages; a recipient whose destination has no price is refused (`rejected`). 400 for a text too long once personalised. */
+  /**
+   * The priced messages; a recipient whose destination has no price, or that no SMS route takes, is refused
+   * (`rejected`). 400 for a text too long once personalised.
+   */
   async compose(sql: Sql, composition: Composition, recipients: readonly Recipient[], rejected: Rejection[]): Promise<ComposedMessage[]> {
     const textOf = this.textOf(composition);
     const priced: ComposedMessage[] = [];
@@ -63,7 +68,10 @@ export class MessageComposer {
       }
       priced.push({ recipient, text, priceId: quote.priceId, segments: quote.segments, encoding: quote.encoding ?? 'GSM7', amount: quote.amount });
     }
-    return priced;
+    const unroutable = await this.destinations.unroutable(sql, composition.accountId, 'bulk', priced.map((message) => message.recipient.phone));
+    if (unroutable.size === 0) return priced;
+    for (const phone of unroutable) rejected.push({ to: phone, reason: 'destination_non_prise_en_charge' });
+    return priced.filter((message) => !unroutable.has(message.recipient.phone));
   }
 
   private textOf(composition: Composition): (recipient: Recipient) => string {

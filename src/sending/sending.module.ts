@@ -3,6 +3,7 @@ import { BillingModule } from '../billing/billing.module.js';
 import { GroupModule } from '../group/group.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { OptOutModule } from '../opt-out/opt-out.module.js';
+import { RoutingModule } from '../routing/routing.module.js';
 import { SenderModule } from '../sender/sender.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
 import { ApprovedSenders } from './approved-senders.service.js';
@@ -23,7 +24,7 @@ const SHARED = [ChargedSend, ApprovedSenders, CallbackUrls, Audience, MessageCom
  * their own rules and call these.
  */
 @Module({
-  imports: [BillingModule, GroupModule, IdempotencyModule, OptOutModule, SenderModule, WebhookModule],
+  imports: [BillingModule, GroupModule, IdempotencyModule, OptOutModule, RoutingModule, SenderModule, WebhookModule],
   providers: [...SHARED, AudienceRepository],
   exports: SHARED,
 })

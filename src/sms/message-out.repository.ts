@@ -230,6 +230,12 @@ export class MessageOutRepository {
     await sql.later('UPDATE message_out SET webhook_response = ? WHERE uniq_id = ?', [response, uniqId]);
   }
 
+  /** By `uniq_id`, whatever its account and mode (the operator's read). */
+  async findAnywhere(sql: Sql, uniqId: string): Promise<MessageOutView | null> {
+    const row = await sql.get<Record<string, unknown>>(`${VIEW_SELECT} WHERE m.uniq_id = ?`, [uniqId]);
+    return row ? toView(row) : null;
+  }
+
   /** Whether the account has this message (for routes that act on it without reading it). */
   async exists(sql: Sql, accountId: string, test: boolean, uniqId: string): Promise<boolean> {
     const found = await sql.get('SELECT 1 AS found FROM message_out WHERE uniq_id = ? AND account_id = ? AND is_test = ?', [uniqId, accountId, test]);

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
 import type { DeliveryRecordStore } from '../delivery/delivery-records.js';
 import type { ReceiptOutcome } from '../delivery/delivery-receipt.js';
+import type { SubmitAttempt } from '../delivery/submit-log.js';
+import { MessageAttemptRepository } from './message-attempt.repository.js';
 import { MessageOutRepository } from './message-out.repository.js';
 import { SmsStatusEvents } from './sms-status-events.js';
 
@@ -11,6 +13,7 @@ export class SmsDeliveryStore implements DeliveryRecordStore {
   constructor(
     private readonly messages: MessageOutRepository,
     private readonly events: SmsStatusEvents,
+    private readonly attempts: MessageAttemptRepository,
   ) {}
 
   markSent(sql: Sql, uniqId: string, provider: string, providerIds: string[], at: Date, receiptsExpected: boolean): Promise<void> {
@@ -27,6 +30,10 @@ export class SmsDeliveryStore implements DeliveryRecordStore {
 
   countRetry(sql: Sql, uniqId: string, times: number): Promise<void> {
     return this.messages.countRetry(sql, uniqId, times);
+  }
+
+  recordAttempts(sql: Sql, attempts: ReadonlyArray<{ recordId: string; attempts: readonly SubmitAttempt[] }>): Promise<void> {
+    return this.attempts.add(sql, attempts);
   }
 
   /** Once a batch's hand-overs are recorded: the events of the changes, read back in one statement. */

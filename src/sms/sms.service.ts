@@ -8,15 +8,18 @@ import { toAmount } from '../common/money.js';
 import { ContactRepository } from '../contact/contact.repository.js';
 import { Database } from '../database/database.js';
 import { WebhookEvents } from '../webhook/webhook-events.js';
+import type { AdminMessageDto } from './dto/admin-message.dto.js';
 import type { LotSummaryDto } from './dto/lot-summary.dto.js';
 import type { MessageOutQueryDto } from './dto/message-out-query.dto.js';
 import { MESSAGE_STATUSES, type MessageOutDto, type MessageStatus } from './dto/message-out.dto.js';
+import { MessageAttemptRepository } from './message-attempt.repository.js';
 import { boundFilters, messageFilters } from './message-filters.js';
 import { MessageOutListRepository, type LotStatusRow } from './message-out-list.repository.js';
 import { MessageOutRepository } from './message-out.repository.js';
 import type { MessageOutView } from './message-out-view.js';
 
 export const SMS_NOT_FOUND = 'id: aucun SMS pour cet identifiant ou ce lot';
+export const OPERATOR_SMS_NOT_FOUND = 'uniq_id: aucun SMS pour cet identifiant';
 export const LOT_NOT_FOUND = 'lot: aucun SMS pour ce lot';
 export const NO_WEBHOOK_EVENT = "id: ce SMS n'a encore aucun évènement webhook";
 export const WEBHOOK_IN_FLIGHT = 'id: un envoi de son évènement webhook est en cours';
@@ -27,6 +30,7 @@ export class SmsService {
     private readonly database: Database,
     private readonly messages: MessageOutRepository,
     private readonly lists: MessageOutListRepository,
+    private readonly attempts: MessageAttemptRepository,
     private readonly contacts: ContactRepository,
     private readonly webhooks: WebhookEvents,
     private readonly clock: Clock,
@@ -39,6 +43,21 @@ export class SmsService {
       : null;
     if (!found) throw ApiError.notFound('Non trouvé', [SMS_NOT_FOUND]);
     return toMessageOutDto(found);
+  }
+
+  /** Any account's message, with every submit of it to a connector (the operator's read). */
+  async findForOperator(uniqId: string): Promise<AdminMessageDto> {
+    const found = isUuid(uniqId)
+      ? await this.database.run(async (sql) => {
+          const message = await this.messages.findAnywhere(sql, uniqId);
+          return message && { message, attempts: await this.attempts.of(sql, uniqId) };
+        })
+      : null;
+    if (!found) throw ApiError.notFound('Non trouvé', [OPERATOR_SMS_NOT_FOUND]);
+    return {
+      ...toMessageOutDto(found.message),
+      attempts: found.attempts.map((attempt) => ({ connector: attempt.connector, outcome: attempt.outcome, at: attempt.at.toISOString() })),
+    };
   }
 
   /** A page of the messages of the key's mode that match every filter given, in the last 30 days unless a range is. */

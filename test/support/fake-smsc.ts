@@ -31,6 +31,8 @@ export class FakeSmsc {
   readonly submits: ReceivedSubmit[] = [];
   /** Every submit_sm received, taken or answered otherwise. */
   received = 0;
+  /** When each submit_sm arrived (ms since the epoch), taken or not. */
+  readonly arrivals: number[] = [];
   binds = 0;
   unbinds = 0;
   /** How long the SMSC takes to answer each accepted submit. */
@@ -39,8 +41,14 @@ export class FakeSmsc {
   private every: { count: number; status: SubmitAnswer; after: number } | null = null;
   /** Submits received past this count are neither taken nor answered (an SMSC that stopped answering). */
   private silentAfter: number | null = null;
+  /** Accepts a submit only this long after the last one it accepted (a quota of submits per second), as Jasmin does. */
+  private minIntervalMs = 0;
+  private lastTakenAt = 0;
+  /** Submits still taken before the SMSC dies (null: it does not). */
+  private takenBeforeDeath: number | null = null;
   private server: smpp.Server | undefined;
-  private nextId = 1000;
+  /** The message id the next taken submit gets (counted up from there). */
+  nextMessageId = 1000;
   port = 0;
 
   constructor(
@@ -88,6 +96,19 @@ export class FakeSmsc {
 
   answerAgain(): void {
     this.silentAfter = null;
+  }
+
+/**
+   * Refuses with ESME_RTHROTTLED every submit that comes less than a `perSecond`th of a second after the last one
+   * it took, as Jasmin enforces a user's throughput quota.
+   */
+  enforceRate(perSecond: number): void {
+    this.minIntervalMs = 1000 / perSecond;
+  }
+
+  /** Takes `count` more submits, answers the last, and dies at once: every session and the listener closed. */
+  dieAfter(count: number): void {
+    this.takenBeforeDeath = count;
   }
 
   /** Sends a delivery receipt for a message id on the first bound session. */
@@ -153,12 +174,17 @@ export class FakeSmsc {
     session.on('submit_sm', (pdu: smpp.PDU) => {
       this.received++;
       if (this.silentAfter !== null && this.received > this.silentAfter) return;
-      const status = this.answers.shift() ?? (this.every && (this.received - this.every.after) % this.every.count === 0 ? this.every.status : smpp.ESME_ROK);
+      const now = Date.now();
+      this.arrivals.push(now);
+      const status =
+        this.answers.shift() ??
+        (this.every && (this.received - this.every.after) % this.every.count === 0 ? this.every.status : null) ??
+        (now - this.lastTakenAt < this.minIntervalMs ? smpp.ESME_RTHROTTLED : smpp.ESME_ROK);
       if (status !== smpp.ESME_ROK) {
         session.send(pdu.response({ command_status: status }));
         return;
       }
-      const messageId = String(this.nextId++);
+      const messageId = String(this.nextMessageId++);
       const message = pdu.short_message as { message?: unknown; udh?: Buffer[] };
       this.submits.push({
         messageId,
@@ -171,11 +197,16 @@ export class FakeSmsc {
         text: typeof message.message === 'string' ? message.message : String(message.message ?? ''),
         udh: message.udh ?? [],
         validityPeriod: pdu.validity_period,
-        receivedAt: Date.now(),
+        receivedAt: now,
       });
+      this.lastTakenAt = now;
       const respond = () => session.send(pdu.response({ message_id: messageId }));
       if (this.submitDelayMs > 0) setTimeout(respond, this.submitDelayMs);
       else respond();
+      if (this.takenBeforeDeath !== null && --this.takenBeforeDeath === 0) {
+        this.takenBeforeDeath = null;
+        void this.stop();
+      }
     });
     session.on('error', () => undefined);
   }

@@ -1,5 +1,5 @@
 import { isUuid, UUID_PATTERN } from '../ids.js';
-import { isPhoneCountry, PHONE_COUNTRIES } from '../recipient.js';
+import { isPhoneCountry, parsePhone, PHONE_COUNTRIES, PHONE_INVALID } from '../recipient.js';
 import { isTimeZone, TIME_ZONE_NAME } from '../time-zone.js';
 import { rule } from './rule.js';
 
@@ -9,6 +9,9 @@ export const COUNTRY_SCHEMA = { type: 'string', enum: [...PHONE_COUNTRIES] };
 
 /** The country national numbers are read in (`default_country`). */
 export const IsPhoneCountry = rule('isPhoneCountry', isPhoneCountry, () => COUNTRY_INVALID, COUNTRY_SCHEMA);
+
+/** A phone number in international form (a `+` left unencoded in a query string arrives as a space, which is ignored). */
+export const IsPhone = rule('isPhone', (value) => typeof value === 'string' && parsePhone(value) !== null, () => PHONE_INVALID);
 
 /** An IANA time zone (DST followed). */
 export const IsTimeZone = rule('isTimeZone', (value) => isTimeZone(value) && TIME_ZONE_NAME.test(value), () => 'fuseau horaire IANA inconnu (par exemple Africa/Abidjan)', {

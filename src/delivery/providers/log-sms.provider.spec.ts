@@ -11,7 +11,7 @@ describe(LogSmsProvider.name, () => {
     const provider = new LogSmsProvider({ logReceiptDelayMs } as DeliveryConfig, { schedule } as unknown as LogReceiptRepository);
     return { provider, schedule };
   };
-  const submission = { messageId: 'm1', from: 'DEMO', to: '+2250707070707', text: 'Code 123456', secrets: ['123456'], validUntil: null, resume: null, bulk: false };
+  const submission = { messageId: 'm1', accountId: 'a1', traffic: 'otp' as const, from: 'DEMO', to: '+2250707070707', text: 'Code 123456', secrets: ['123456'], validUntil: null, resume: null, bulk: false };
 
   it('accepts each SMS under the id log-<uniq_id>', async () => {
     expect(await providerWith(2000).provider.submit(submission)).toEqual({ providerIds: ['log-m1'] });

@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
 import { CreatedRangeQueryDto } from '../../common/list/list-query.dto.js';
-import { parsePhone, PHONE_INVALID } from '../../common/recipient.js';
 import { Messages } from '../../common/validation/messages.js';
 import { rule } from '../../common/validation/rule.js';
+import { IsPhone } from '../../common/validation/shared-rules.js';
 import { MESSAGE_STATUSES, MESSAGE_TYPES } from './message-out.dto.js';
 
 const UUID_EXPECTED = 'doit être un identifiant (UUID)';
@@ -16,9 +16,6 @@ const IsStatusList = rule(
   () => STATUS_LIST_INVALID,
   { pattern: `^${STATUS}(?:,${STATUS})*$` },
 );
-
-/** A phone number in international form (a `+` left unencoded in a query string arrives as a space, which is ignored). */
-const IsPhone = rule('isPhone', (value) => typeof value === 'string' && parsePhone(value) !== null, () => PHONE_INVALID);
 
 /** GET /sms/out: the list convention, the creation range (by default the last 30 days) and the filters, combined with AND. */
 export class MessageOutQueryDto extends CreatedRangeQueryDto {

@@ -2,12 +2,13 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from '@nestjs/common';
 import smpp from 'smpp';
 import { TransientDeliveryError } from '../../delivery-errors.js';
+import { FlowControl } from '../../flow-control.js';
 import type { SmppEndpoint } from './smpp-endpoint.js';
 
 export type BindState = 'connecting' | 'bound' | 'down' | 'stopped';
 
 export interface SmppConnectionOptions {
-  /** Submits awaiting their response at once. */
+  /** Submits awaiting their response at once (when the bind has a flow control of its own). */
   window: number;
   enquireLinkMs: number;
   responseTimeoutMs: number;
@@ -18,18 +19,34 @@ type Pending = { reject: (error: Error) => void };
 
 /** Answers by which the SMSC asks us to slow down: the same submit may be sent again after a pause. */
 export const BUSY_STATUSES: ReadonlySet<number> = new Set([smpp.ESME_RTHROTTLED, smpp.ESME_RMSGQFUL]);
-/** The pause after a busy answer, doubled each time the SMSC is still busy after one, up to the longest. */
-const FIRST_PAUSE_MS = 20;
-const LONGEST_PAUSE_MS = 1_000;
+
+/**
+ * A submit that got no answer: never sent (the bind was down), or sent and
+ * then lost with its bind or left unanswered past the response timeout, when
+ * the SMSC may or may not have taken it.
+ */
+export class SubmitUnanswered extends TransientDeliveryError {
+  constructor(
+    message: string,
+    readonly sent: boolean,
+    readonly timedOut = false,
+  ) {
+    super(message, null, false, timedOut ? 'timeout' : 'lost');
+  }
+}
+
+/** How a submit's answer moves the flow control: busy answers slow it down, acceptances speed it up. */
+export const flowOutcome = (response: smpp.PDU): 'accepted' | 'busy' | 'other' =>
+  response.command_status === smpp.ESME_ROK ? 'accepted' : BUSY_STATUSES.has(response.command_status) ? 'busy' : 'other';
 
 /**
  * One long-lived SMPP 3.4 transceiver bind: reconnects with exponential
  * backoff when the SMSC drops it, keeps it alive with enquire_link, answers
- * the SMSC's enquire_link and unbind, bounds the submits in flight to a
- * window (bulk submits wait behind the others for a place), and holds every
- * submit back for a while when the SMSC answers that it is throttled or its
- * queue is full: 20 ms, doubled while it stays busy, up to a second.
- * Emits `bound` after each successful bind and `deliver_sm` (pdu, respond).
+ * the SMSC's enquire_link and unbind. `submit` goes through a flow control
+ * (FlowControl: a window, bulk submits behind the others, a pause after a busy
+ * answer), its own or the one its connector's binds share; `request` sends at
+ * once. Emits `bound` after each successful bind, `down` when it drops,
+ * `unreachable` when an attempt to bind fails, and `deliver_sm` (pdu, respond).
  */
 export class SmppConnection extends EventEmitter {
   private session: smpp.Session | undefined;
@@ -37,18 +54,13 @@ export class SmppConnection extends EventEmitter {
   private reconnects = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private inFlight = 0;
-  /** Submits waiting for a place in the window, by lane. */
-  private readonly waiting = { priority: [] as Array<() => void>, bulk: [] as Array<() => void> };
   private readonly pending = new Set<Pending>();
-  /** Submits wait until then; pauses so far, and those in a row without an answer that the SMSC was not busy. */
-  private pausedUntil = 0;
-  private pauses = 0;
-  private pausesInARow = 0;
 
   constructor(
     private readonly endpoint: SmppEndpoint,
     private readonly options: SmppConnectionOptions,
     private readonly logger: Logger,
+    private readonly flow = new FlowControl({ window: options.window, tps: null }),
   ) {
     super();
   }
@@ -86,19 +98,25 @@ export class SmppConnection extends EventEmitter {
     session.on('close', () => this.onClose(session));
   }
 
-  /** Sends one submit_sm within the window, once any pause is over, and resolves with its response. */
+  /** Sends one submit_sm once its flow control lets it go, and resolves with its response. */
   async submit(parameters: Record<string, unknown>, bulk: boolean): Promise<smpp.PDU> {
-    await this.enterWindow(bulk);
+    const permit = await this.flow.acquire(bulk);
+    let response: smpp.PDU | undefined;
     try {
-      for (let wait = this.pausedUntil - Date.now(); wait > 0; wait = this.pausedUntil - Date.now()) {
-        await new Promise((resolve) => setTimeout(resolve, wait));
-      }
-      const sentAfter = this.pauses;
-      const response = await this.request((session, callback) => session.submit_sm(parameters, callback));
-      this.pace(response.command_status, sentAfter);
+      response = await this.request(parameters);
       return response;
     } finally {
-      this.leaveWindow();
+      this.flow.answered(permit, response ? flowOutcome(response) : 'other');
+    }
+  }
+
+  /** Sends one submit_sm now and resolves with its response. */
+  async request(parameters: Record<string, unknown>): Promise<smpp.PDU> {
+    this.inFlight++;
+    try {
+      return await this.exchange((session, callback) => session.submit_sm(parameters, callback));
+    } finally {
+      this.inFlight--;
     }
   }
 
@@ -134,6 +152,7 @@ export class SmppConnection extends EventEmitter {
         }
         this.reconnects = 0;
         this.bindState = 'bound';
+        this.flow.widened();
         this.logger.log({ host: this.endpoint.host, port: this.endpoint.port }, 'SMPP bound as transceiver');
         this.emit('bound');
       },
@@ -142,10 +161,12 @@ export class SmppConnection extends EventEmitter {
 
   private onClose(session: smpp.Session): void {
     if (session !== this.session) return;
-    for (const request of this.pending) request.reject(new TransientDeliveryError('SMPP connection lost'));
+    for (const request of this.pending) request.reject(new SubmitUnanswered('SMPP connection lost', true));
     this.pending.clear();
     if (this.bindState === 'stopped') return;
+    const wasBound = this.bindState === 'bound';
     this.bindState = 'down';
+    this.emit(wasBound ? 'down' : 'unreachable');
     const delay = Math.min(1000 * 2 ** this.reconnects, this.options.maxReconnectDelayMs);
     this.reconnects++;
     this.logger.warn({ retryInMs: delay }, 'SMPP connection closed; reconnecting');
@@ -153,9 +174,9 @@ export class SmppConnection extends EventEmitter {
     this.reconnectTimer.unref();
   }
 
-  private request(send: (session: smpp.Session, callback: (response: smpp.PDU) => void) => boolean): Promise<smpp.PDU> {
+  private exchange(send: (session: smpp.Session, callback: (response: smpp.PDU) => void) => boolean): Promise<smpp.PDU> {
     const session = this.session;
-    if (this.bindState !== 'bound' || !session) return Promise.reject(new TransientDeliveryError('SMSC not bound'));
+    if (this.bindState !== 'bound' || !session) return Promise.reject(new SubmitUnanswered('SMSC not bound', false));
     return new Promise<smpp.PDU>((resolve, reject) => {
       const settle = () => {
         clearTimeout(timer);
@@ -167,46 +188,13 @@ export class SmppConnection extends EventEmitter {
           reject(error);
         },
       };
-      const timer = setTimeout(() => entry.reject(new TransientDeliveryError('no response from the SMSC')), this.options.responseTimeoutMs);
+      const timer = setTimeout(() => entry.reject(new SubmitUnanswered('no response from the SMSC', true, true)), this.options.responseTimeoutMs);
       this.pending.add(entry);
       const sent = send(session, (response) => {
         settle();
         resolve(response);
       });
-      if (!sent) entry.reject(new TransientDeliveryError('SMPP connection not writable'));
+      if (!sent) entry.reject(new SubmitUnanswered('SMPP connection not writable', false));
     });
-  }
-
-  /**
-   * A busy answer to a submit sent since the last pause began starts a longer
-   * one; answers to submits already on their way when it began say nothing new.
-   * Any other answer to such a submit ends the series.
-   */
-  private pace(commandStatus: number, sentAfter: number): void {
-    if (sentAfter !== this.pauses) return;
-    if (!BUSY_STATUSES.has(commandStatus)) {
-      this.pausesInARow = 0;
-      return;
-    }
-    const pauseMs = Math.min(FIRST_PAUSE_MS * 2 ** this.pausesInARow, LONGEST_PAUSE_MS);
-    this.pauses++;
-    this.pausesInARow++;
-    this.pausedUntil = Date.now() + pauseMs;
-  }
-
-  /** Takes a place in the window, or waits for one to be handed over (the priority lane's first). */
-  private async enterWindow(bulk: boolean): Promise<void> {
-    // nobody waits while the window has room: a place is handed straight to a waiting submit
-    if (this.inFlight < this.options.window) {
-      this.inFlight++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting[bulk ? 'bulk' : 'priority'].push(resolve));
-  }
-
-  private leaveWindow(): void {
-    const next = this.waiting.priority.shift() ?? this.waiting.bulk.shift();
-    if (next) next();
-    else this.inFlight--;
   }
 }

@@ -1,14 +1,19 @@
-import { randomInt } from 'node:crypto';
-import { Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import smpp from 'smpp';
 import { segment } from '../../../billing/segments.js';
 import { maskRecipient } from '../../../common/redact.js';
+import type { ConnectorSettings } from '../../../routing/routing-file.js';
+import { Circuit } from '../../circuit.js';
 import { PermanentDeliveryError, TransientDeliveryError } from '../../delivery-errors.js';
 import type { DeliveryReceipts } from '../../delivery-receipts.js';
+import { FlowControl } from '../../flow-control.js';
 import type { InboundReceiver } from '../../inbound-messages.js';
-import type { SmsAccepted, SmsProvider, SmsSubmission } from '../../sms-provider.js';
-import { BUSY_STATUSES, SmppConnection, type SmppConnectionOptions } from './smpp-connection.js';
-import type { SmppEndpoint } from './smpp-endpoint.js';
+import type { RoutingMetrics } from '../../routing.metrics.js';
+import type { ConnectorHealth, PartsProgress, SmsConnector } from '../../sms-connector.js';
+import type { SmsSubmission } from '../../sms-provider.js';
+import type { AttemptOutcome } from '../../submit-log.js';
+import { BUSY_STATUSES, flowOutcome, SmppConnection, SubmitUnanswered, type SmppConnectionOptions } from './smpp-connection.js';
+import { parseSmppUrl } from './smpp-endpoint.js';
 import { readMobileOriginated, type MobileOriginatedPdu } from './smpp-mo.js';
 import { readReceipt, type DeliverSm } from './smpp-receipt.js';
 
@@ -18,16 +23,12 @@ const TON = { international: 1, unknown: 0, alphanumeric: 5 } as const;
 const NPI = { isdn: 1, unknown: 0 } as const;
 /** Final receipts, for success and failure. */
 const REGISTERED_DELIVERY = 0x01;
-/** Answers after which the same submit may succeed later. */
-const TRANSIENT_STATUSES = new Set([...BUSY_STATUSES, smpp.ESME_RSYSERR, smpp.ESME_RX_T_APPN]);
-/** Busy answers to one part after which it goes back to the outbox, to be tried again later, rather than at once. */
+/** Answers other than busy ones after which the same submit may succeed later. */
+const TRANSIENT_STATUSES = new Set([smpp.ESME_RSYSERR, smpp.ESME_RX_T_APPN]);
+/** Busy answers to one part after which it goes back to the outbox, where it may take another connector. */
 const MAX_BUSY_ANSWERS = 5;
-
-/** The parts of a long message the SMSC has taken so far. */
-interface Progress {
-  reference: number;
-  providerIds: string[];
-}
+/** How long a stopping connector lets the submits in flight get their answer. */
+const STOP_GRACE_MS = 5_000;
 
 export const DEFAULT_SMPP_OPTIONS: Omit<SmppConnectionOptions, 'window'> = {
   enquireLinkMs: 30_000,
@@ -36,62 +37,110 @@ export const DEFAULT_SMPP_OPTIONS: Omit<SmppConnectionOptions, 'window'> = {
 };
 
 /**
- * SMS over SMPP 3.4 to an SMSC: GSM-7 or UCS-2 as the text needs, long texts
+ * One SMPP connector of the routing file: `binds` transceiver binds to one
+ * SMSC sharing one flow control (window, `tps` token bucket, OTPs first, the
+ * rate adapting to busy answers) and one circuit breaker (which a failed
+ * bind counts against as a failed submit does). It submits a
+ * message as SMPP 3.4 wants it: GSM-7 or UCS-2 as the text needs, long texts
  * as concatenated parts (8-bit reference UDH) cut where billing counts them,
  * a receipt requested for every part, the message's validity in minutes as a
  * relative validity period (else the OTP's expiry). A part the SMSC is too
- * busy to take is sent again after the connection's pause. Delivery receipts
- * and inbound messages are made durable before the SMSC is acknowledged.
+ * busy to take is sent again after the pause, five times at most. Receipts
+ * and inbound messages on any of its binds are made durable, under its id,
+ * before the SMSC is acknowledged.
  */
-export class SmppSmsProvider implements SmsProvider, OnModuleInit, BeforeApplicationShutdown {
-  readonly name = 'smpp';
+export class SmppSmsProvider implements SmsConnector {
+  readonly transport = 'smpp';
   readonly sendsReceipts = true;
-  private readonly logger = new Logger(SmppSmsProvider.name);
-  private readonly connection: SmppConnection;
+  readonly id: string;
+  private readonly logger: Logger;
+  private readonly binds: SmppConnection[];
+  private readonly flow: FlowControl;
+  private readonly circuit: Circuit;
+  private readonly tps: number | null;
+  private drained = false;
+  private stopping = false;
+  private lastError: string | null = null;
+  private changedAt: number;
 
   constructor(
-    endpoint: SmppEndpoint,
-    window: number,
+    settings: ConnectorSettings,
     private readonly receipts: DeliveryReceipts,
     private readonly inbound: InboundReceiver,
+    private readonly metrics: RoutingMetrics,
+    /** The application's clock (ms since the epoch), which the circuit's 30 s and `since` are read on. */
+    private readonly now: () => number,
     options: Omit<SmppConnectionOptions, 'window'> = DEFAULT_SMPP_OPTIONS,
   ) {
-    this.connection = new SmppConnection(endpoint, { ...options, window }, this.logger);
-    this.connection.on('deliver_sm', (pdu: smpp.PDU, respond: (status: number) => void) => void this.onDeliverSm(pdu, respond));
+    this.id = settings.id;
+    this.circuit = new Circuit(now);
+    this.changedAt = now();
+    this.tps = settings.tps;
+    this.logger = new Logger(`${SmppSmsProvider.name}:${settings.id}`);
+    this.flow = new FlowControl({ window: settings.window, tps: settings.tps }, () => this.bound());
+    const endpoint = parseSmppUrl(settings.url);
+    this.binds = Array.from({ length: settings.binds }, () => {
+      const bind = new SmppConnection(endpoint, { ...options, window: settings.window }, this.logger, this.flow);
+      bind.on('deliver_sm', (pdu: smpp.PDU, respond: (status: number) => void) => void this.onDeliverSm(pdu, respond));
+      bind.on('bound', () => this.changed(() => this.circuit.bound()));
+      bind.on('down', () => this.changed(() => (this.lastError = 'bind lost')));
+      bind.on('unreachable', () => this.failed('SMSC unreachable'));
+      return bind;
+    });
   }
 
-  get state() {
-    return this.connection.state;
+  available(): boolean {
+    return !this.drained && !this.stopping && this.bound() > 0 && this.circuit.allows();
   }
 
-  get outstanding(): number {
-    return this.connection.outstanding;
+  health(): ConnectorHealth {
+    const bound = this.bound();
+    const circuit = this.circuit.state;
+    return {
+      id: this.id,
+      healthy: !this.drained && bound > 0 && circuit === 'closed',
+      binds: { bound, total: this.binds.length },
+      circuit,
+      drained: this.drained,
+      tps: this.tps,
+      rate: Number.isFinite(this.flow.rate) ? Math.round(this.flow.rate * 100) / 100 : null,
+      inFlight: this.flow.outstanding,
+      lastError: this.lastError,
+      since: new Date(Math.max(this.changedAt, this.circuit.since)),
+    };
   }
 
-  onModuleInit(): void {
-    this.connection.start();
+  setDrained(drained: boolean): void {
+    if (drained !== this.drained) this.changed(() => (this.drained = drained));
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.connection.stop();
+  start(): void {
+    for (const bind of this.binds) bind.start();
+  }
+
+  /** Takes no more messages, lets those in flight get their answer, then unbinds. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const deadline = Date.now() + STOP_GRACE_MS; this.flow.outstanding > 0 && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    this.flow.releaseAll();
+    await Promise.all(this.binds.map((bind) => bind.stop()));
   }
 
   onReady(listener: () => void): void {
-    this.connection.on('bound', listener);
+    for (const bind of this.binds) bind.on('bound', listener);
   }
 
   /**
-   * Submits each part not yet accepted. A part the SMSC is too busy to take
-   * is sent again once the connection's pause is over (four times at most,
-   * each a retry); when a later part fails, the parts already accepted are
-   * handed back as the resume state, so that a retry sends only the rest,
-   * under the same concatenation reference.
+   * Submits each part `progress` does not hold yet, adding each accepted one's
+   * id to it, so that after a failure the next attempt sends only the rest,
+   * under the same reference.
    */
-  async submit(sms: SmsSubmission): Promise<SmsAccepted> {
+  async submit(sms: SmsSubmission, progress: PartsProgress): Promise<string[]> {
     const { encoding, parts } = segment(sms.text);
-    const progress: Progress = sms.resume ? (JSON.parse(sms.resume) as Progress) : { reference: randomInt(256), providerIds: [] };
     const validity = sms.validityMinutes ? relativeTime(sms.validityMinutes) : sms.validUntil;
-    let retries = 0;
+    this.circuit.probe();
     for (let index = progress.providerIds.length; index < parts.length; index++) {
       const pdu = {
         ...sourceAddress(sms.from),
@@ -106,38 +155,91 @@ export class SmppSmsProvider implements SmsProvider, OnModuleInit, BeforeApplica
             ? parts[index]
             : { udh: Buffer.from([0x05, 0x00, 0x03, progress.reference, parts.length, index + 1]), message: parts[index] },
       };
-      try {
-        let response = await this.connection.submit(pdu, sms.bulk);
-        for (let busy = 1; BUSY_STATUSES.has(response.command_status) && busy < MAX_BUSY_ANSWERS; busy++) {
-          retries++;
-          response = await this.connection.submit(pdu, sms.bulk);
-        }
-        this.check(response.command_status, sms);
-        progress.providerIds.push(String(response.message_id));
-      } catch (error) {
-        if (error instanceof TransientDeliveryError && progress.providerIds.length > 0) {
-          throw new TransientDeliveryError(error.message, JSON.stringify(progress));
-        }
-        throw error;
-      }
+      progress.providerIds.push(await this.submitPart(pdu, sms));
     }
-    return { providerIds: progress.providerIds, retries };
+    return progress.providerIds;
   }
 
-  private check(commandStatus: number, sms: SmsSubmission): void {
-    if (commandStatus === smpp.ESME_ROK) return;
-    const name = statusName(commandStatus);
-    if (TRANSIENT_STATUSES.has(commandStatus)) throw new TransientDeliveryError(`SMSC answered ${name}`);
-    this.logger.warn({ messageId: sms.messageId, to: maskRecipient(sms.to), status: name }, 'SMSC refused the message');
-    throw new PermanentDeliveryError(`SMSC answered ${name}`, 'REJECTD');
+  /** One part, sent again after each busy answer, five times at most; resolves with its message id. */
+  private async submitPart(pdu: Record<string, unknown>, sms: SmsSubmission): Promise<string> {
+    for (let busy = 1; ; busy++) {
+      const response = await this.send(pdu, sms);
+      const status = response.command_status;
+      if (status === smpp.ESME_ROK) {
+        this.noted(sms, 'accepted');
+        this.circuit.succeeded();
+        return String(response.message_id);
+      }
+      const name = statusName(status);
+      if (BUSY_STATUSES.has(status)) {
+        this.noted(sms, 'throttled');
+        if (busy < MAX_BUSY_ANSWERS) continue;
+        throw new TransientDeliveryError(`SMSC answered ${name} ${busy} times in a row`, null, true, 'throttled');
+      }
+      if (TRANSIENT_STATUSES.has(status)) {
+        this.noted(sms, 'refused');
+        this.failed(`SMSC answered ${name}`);
+        throw new TransientDeliveryError(`SMSC answered ${name}`);
+      }
+      this.noted(sms, 'rejected');
+      this.circuit.succeeded();
+      this.logger.warn({ messageId: sms.messageId, to: maskRecipient(sms.to), status: name }, 'SMSC refused the message');
+      throw new PermanentDeliveryError(`SMSC answered ${name}`, 'REJECTD', this.id);
+    }
+  }
+
+  /** One submit_sm through the flow control, on the bound bind with the fewest submits in flight. */
+  private async send(pdu: Record<string, unknown>, sms: SmsSubmission): Promise<smpp.PDU> {
+    const permit = await this.flow.acquire(sms.bulk);
+    const started = performance.now();
+    let response: smpp.PDU | undefined;
+    try {
+      const bind = this.binds.filter((each) => each.state === 'bound').sort((a, b) => a.outstanding - b.outstanding)[0];
+      if (!bind) throw new SubmitUnanswered('SMSC not bound', false);
+      response = await bind.request(pdu);
+      this.metrics.submitSeconds.observe({ connector: this.id }, (performance.now() - started) / 1000);
+      return response;
+    } catch (error) {
+      if (error instanceof SubmitUnanswered && error.sent) {
+        this.noted(sms, error.timedOut ? 'timeout' : 'lost');
+        this.metrics.resubmitted.inc({ connector: this.id });
+        this.failed(error.message);
+      }
+      throw error;
+    } finally {
+      this.flow.answered(permit, response ? flowOutcome(response) : 'other');
+    }
+  }
+
+  private noted(sms: SmsSubmission, outcome: AttemptOutcome): void {
+    sms.attempts?.note(this.id, outcome);
+    this.metrics.submits.inc({ connector: this.id, outcome });
+  }
+
+  private failed(reason: string): void {
+    this.changed(() => {
+      this.lastError = reason;
+      this.circuit.failed();
+    });
+  }
+
+  private changed(change: () => void): void {
+    const before = this.health().healthy;
+    change();
+    if (this.health().healthy !== before) this.changedAt = this.now();
+  }
+
+  private bound(): number {
+    return this.binds.filter((bind) => bind.state === 'bound').length;
   }
 
   private async onDeliverSm(pdu: smpp.PDU, respond: (status: number) => void): Promise<void> {
     const receipt = readReceipt(pdu as DeliverSm);
     const message = receipt ? null : readMobileOriginated(pdu as MobileOriginatedPdu);
+    if (receipt) this.metrics.receipts.inc({ connector: this.id, status: receipt.providerStatus });
     const store = receipt
-      ? () => this.receipts.record({ provider: this.name, ...receipt })
-      : message && (() => this.inbound.receive({ provider: this.name, ...message }));
+      ? () => this.receipts.record({ provider: this.id, ...receipt })
+      : message && (() => this.inbound.receive({ provider: this.id, ...message }));
     if (!store) {
       this.logger.log({ esmClass: pdu.esm_class }, 'deliver_sm that is neither a delivery receipt nor an inbound message ignored');
       respond(smpp.ESME_ROK);
