@@ -40,15 +40,16 @@ export default {
     { ...common, displayName: 'e2e-mysql', rootDir: '.', testMatch: ['<rootDir>/test/mysql/*.e2e-spec.ts'] },
     // three instances on a three-node Galera cluster, the two-instance specs of what test/galera does not cover (a
     // campaign cancelled while written, the address book) with their instances on different nodes, and the specs of
-    // the README's other reliability rows (hostile input, credentials, crashes, a throttled lot, webhook addresses) on
-    // one node: run by test:e2e:galera only, with the cluster's environment (galera-local.sh env)
+    // the README's other reliability rows (hostile input, credentials, crashes, a throttled lot, the bulk lane's
+    // chunks, webhook addresses), instance i on node i: run by test:e2e:galera only, with the cluster's environment
+    // (galera-local.sh env)
     {
       ...galera,
       displayName: 'e2e-galera',
       testMatch: [
         '<rootDir>/test/galera/*.e2e-spec.ts',
         '<rootDir>/test/mysql/{campaign,address-book}-two-instances.e2e-spec.ts',
-        '<rootDir>/test/{hostile-input,auth,crash,delivery-crash,delivery-volume,webhook,webhook-crash,contact-import-crash,campaign-crash}.e2e-spec.ts',
+        '<rootDir>/test/{hostile-input,auth,crash,delivery-crash,delivery-volume,sms-send-chunks,webhook,webhook-crash,contact-import-crash,campaign-crash}.e2e-spec.ts',
       ],
       testPathIgnorePatterns: ['/test/galera/node-failure'],
     },

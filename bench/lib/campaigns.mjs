@@ -1,6 +1,6 @@
 // Campaign launch and materialisation: a group of N contacts written with bulk SQL, a campaign to it launched through
 // the API (timed to the answer), then the worker's chunks timed until every recipient has its message; in turn with the
-// floor: the same rows (each message, its outbox entry, the campaign's position per chunk) written by the bench itself
+// floor: the same rows (each message, the outbox's chunks of them, the campaign's position per 500) written by the bench itself
 // as plain multi-row statements of 500 rows per transaction, with the service's connection settings.
 import { ulid } from 'ulid';
 import { v7 as uuidv7 } from 'uuid';
@@ -93,7 +93,20 @@ export const MESSAGE_COLUMNS = [
   'amount', 'send_at', 'status', 'source', 'contact_id', 'campaign_id', 'webhook_url', 'dlr_number_retry', 'created_by', 'retrieve', 'local_number',
   'language', 'is_test', 'created_at',
 ];
-export const OUTBOX_COLUMNS = ['kind', 'record_id', 'account_id', 'amount', 'payload', 'is_test', 'deliver_before', 'attempts', 'scheduled', 'bulk', 'available_at', 'created_at'];
+/** An outbox entry of the bulk lane: a chunk of up to CHUNK_MESSAGES messages of one lot (the service's toChunkRow). */
+export const CHUNK_COLUMNS = ['kind', 'record_id', 'account_id', 'amount', 'payload', 'is_test', 'deliver_before', 'attempts', 'scheduled', 'bulk', 'messages', 'available_at', 'created_at'];
+export const CHUNK_MESSAGES = 100;
+
+/** The parameters of the chunk rows of `messages` (`{ recordId, amount, payload }`, in order), and how many rows they make. */
+export function chunkRows(accountId, messages, { scheduled, due }) {
+  const params = [];
+  for (let start = 0; start < messages.length; start += CHUNK_MESSAGES) {
+    const chunk = messages.slice(start, start + CHUNK_MESSAGES);
+    const amount = chunk.reduce((sum, message) => sum + message.amount, 0);
+    params.push('sms', chunk[0].recordId, accountId, amount, JSON.stringify({ messages: chunk }), 0, null, 0, scheduled ? 1 : 0, 1, chunk.length, due, due);
+  }
+  return { rows: Math.ceil(messages.length / CHUNK_MESSAGES), params };
+}
 const RECIPIENTS = 'SELECT contact_id, phone, country, message_price_id, message, segments, encoding, amount FROM campaign_recipient WHERE campaign_id = ? ORDER BY n';
 const FORGET_FLOOR = 'DELETE FROM outbox WHERE account_id = ? AND created_at > ?';
 const ADVANCE = "UPDATE campaign SET position = ?, available_at = ?, claimed_by = NULL WHERE id = ? AND position = ? AND status = 'draft'";
@@ -112,16 +125,17 @@ function chunksOf(recipients, campaign, targetId, senderName, dueInMs, time) {
   for (let start = 0; start < recipients.length; start += CHUNK) {
     const rows = recipients.slice(start, start + CHUNK);
     const messages = [];
-    const outbox = [];
+    const queued = [];
     for (const recipient of rows) {
       const uniqId = uuidv7();
       const amount = Number(recipient.amount);
       messages.push(uniqId, campaign.account_id, null, recipient.message_price_id, 'sms', lot, campaign.sender_id, recipient.phone, recipient.country);
       messages.push(recipient.message, recipient.segments, recipient.encoding, amount, at, 'pending', 'campaign', recipient.contact_id, targetId, null);
       messages.push(0, campaign.created_by, 0, null, null, 0, at);
-      const payload = JSON.stringify({ from: senderName, to: recipient.phone, text: recipient.message, secrets: [], validityMinutes: VALIDITY_MINUTES });
-      outbox.push('sms', uniqId, campaign.account_id, amount, payload, 0, null, 0, 0, 1, due, due);
+      const payload = { from: senderName, to: recipient.phone, text: recipient.message, secrets: [], validityMinutes: VALIDITY_MINUTES };
+      queued.push({ recordId: uniqId, amount, payload });
     }
+    const outbox = chunkRows(campaign.account_id, queued, { scheduled: false, due });
     chunks.push({ rows: rows.length, messages, outbox, advance: [start + rows.length, at, targetId, start] });
   }
   return chunks;
@@ -140,7 +154,7 @@ async function sqliteDatabase(env) {
   const advance = db.prepare(ADVANCE);
   const write = db.transaction((chunk) => {
     statement('message_out', MESSAGE_COLUMNS, chunk.rows).run(chunk.messages);
-    statement('outbox', OUTBOX_COLUMNS, chunk.rows).run(chunk.outbox);
+    statement('outbox', CHUNK_COLUMNS, chunk.outbox.rows).run(chunk.outbox.params);
     if (advance.run(chunk.advance).changes !== 1) throw new Error('the floor lost its campaign');
   });
   return {
@@ -176,7 +190,7 @@ async function mysqlDatabase(env) {
       for (const chunk of chunks) {
         await connection.beginTransaction();
         await connection.query(insert('message_out', MESSAGE_COLUMNS, chunk.rows), chunk.messages);
-        await connection.query(insert('outbox', OUTBOX_COLUMNS, chunk.rows), chunk.outbox);
+        await connection.query(insert('outbox', CHUNK_COLUMNS, chunk.outbox.rows), chunk.outbox.params);
         const [{ affectedRows }] = await connection.query(ADVANCE, chunk.advance);
         if (affectedRows !== 1) throw new Error('the floor lost its campaign');
         await connection.commit();

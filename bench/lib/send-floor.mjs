@@ -1,15 +1,17 @@
-// The floor of a bulk send: the rows POST /sms/send writes for 1,000 recipients scheduled a day ahead (each message and
-// its outbox entry), written by the bench itself as one multi-row statement per table and one transaction per request,
-// with the service's connection settings; then deleted. What a service doing nothing but these writes would accept.
+// The floor of a bulk send: the rows POST /sms/send writes for 1,000 recipients scheduled a day ahead (each message, and
+// the outbox's entries holding them 100 a chunk), written by the bench itself as one multi-row statement per table and
+// one transaction per request, with the service's connection settings; then deleted. What a service doing nothing but
+// these writes would accept.
 import { ulid } from 'ulid';
 import { v7 as uuidv7 } from 'uuid';
-import { insert, MESSAGE_COLUMNS, OUTBOX_COLUMNS } from './campaigns.mjs';
+import { CHUNK_COLUMNS, CHUNK_MESSAGES, chunkRows, insert, MESSAGE_COLUMNS } from './campaigns.mjs';
 import { mysqlConnection, sqliteConnection } from './fill.mjs';
 import { nextRecipient } from './load.mjs';
 import { median } from './report.mjs';
 
 const TEXT = 'Votre commande est prête. Merci de votre confiance.';
 const DAY_MS = 86_400_000;
+const chunksOf = (messages) => Math.ceil(messages / CHUNK_MESSAGES);
 /** A price row's id, as every message of the service names one. */
 const PRICE_ID = uuidv7();
 
@@ -39,22 +41,21 @@ function rowsOf(account, count, time) {
   const at = time(new Date());
   const due = time(new Date(Date.now() + DAY_MS));
   const messages = [];
-  const outbox = [];
+  const queued = [];
   for (let i = 0; i < count; i++) {
     const uniqId = uuidv7();
     const to = nextRecipient();
     messages.push(uniqId, account.accountId, null, PRICE_ID, 'sms', lot, account.senderId, to, 'CI', TEXT, 1, 'GSM7', 250, due, 'scheduled', 'api');
     messages.push(null, null, null, 0, account.userId, 0, null, null, 0, at);
-    const payload = JSON.stringify({ from: account.sender, to, text: TEXT, secrets: [], validityMinutes: 2880 });
-    outbox.push('sms', uniqId, account.accountId, 250, payload, 0, null, 0, 1, 1, due, due);
+    queued.push({ recordId: uniqId, amount: 250, payload: { from: account.sender, to, text: TEXT, secrets: [], validityMinutes: 2880 } });
   }
-  return { messages, outbox };
+  return { messages, outbox: chunkRows(account.accountId, queued, { scheduled: true, due }).params };
 }
 
 async function sqliteWriter(env, rows) {
   const db = await sqliteConnection(env);
   const messages = db.prepare(insert('message_out', MESSAGE_COLUMNS, rows));
-  const outbox = db.prepare(insert('outbox', OUTBOX_COLUMNS, rows));
+  const outbox = db.prepare(insert('outbox', CHUNK_COLUMNS, chunksOf(rows)));
   const write = db.transaction((batch) => {
     messages.run(batch.messages);
     outbox.run(batch.outbox);
@@ -77,7 +78,7 @@ async function mysqlWriter(env, rows) {
     write: async (batch) => {
       await connection.beginTransaction();
       await connection.query(insert('message_out', MESSAGE_COLUMNS, rows), batch.messages);
-      await connection.query(insert('outbox', OUTBOX_COLUMNS, rows), batch.outbox);
+      await connection.query(insert('outbox', CHUNK_COLUMNS, chunksOf(rows)), batch.outbox);
       await connection.commit();
     },
     forget: async (accountId) => {

@@ -103,7 +103,7 @@ export class CampaignWorker implements JobQueue<CampaignRecord> {
       const written = chunk.map((recipient) => ({ recipient, uniqId: newId(now) }));
       const context: MessageContext = { campaign, sender: sender.name, dueAt, scheduled: dueAt.getTime() > now.getTime(), now };
       await this.messages.insertMany(sql, written.map((message) => toRecord(message, context)));
-      await this.delivery.enqueueSmsMany(sql, written.map((message) => toDelivery(message, context)));
+      await this.delivery.enqueueLot(sql, written.map((message) => toDelivery(message, context)));
       const to = campaign.position + chunk.length;
       const last = to >= campaign.recipients;
       const next = last ? new Date(now.getTime() + CAMPAIGN_FINISH_POLL_MS) : now;
@@ -174,7 +174,6 @@ function toDelivery({ recipient, uniqId }: { recipient: CampaignRecipient; uniqI
     at: context.now,
     scheduled: context.scheduled,
     availableAt: context.dueAt,
-    bulk: true,
     payload: { from: context.sender, to: recipient.phone, text: recipient.message, secrets: [], validityMinutes: DEFAULT_VALIDITY_MINUTES },
   };
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { placeholders, readBoolean, readTime, type Param, type Sql } from '../database/sql.js';
 import type { Lease } from '../jobs/lease.js';
 import { LeasedTable } from '../jobs/leased-table.js';
+import type { ChunkPlace, ChunkState, MessageProgress } from './outbox-chunk.js';
 
 export type OutboxKind = 'sms' | 'email';
 
@@ -22,10 +23,24 @@ export interface NewOutboxEntry {
   scheduled?: boolean;
   /** When the entry is due; `at` by default. */
   availableAt?: Date;
-  /** A message of a bulk send or a campaign (an OTP is not): it waits in the bulk lane. */
-  bulk?: boolean;
 }
 
+/** An entry of the bulk lane: up to CHUNK_SIZE messages of one lot, one account and one due time. */
+export interface NewOutboxChunk {
+  /** Its first message's record, which names it. */
+  recordId: string;
+  accountId: string;
+  /** Hundredths, all its messages together. */
+  amount: number;
+  messages: number;
+  /** The stored ChunkDocument. */
+  payload: string;
+  test: boolean;
+  scheduled: boolean;
+  availableAt: Date;
+}
+
+/** One message claimed for hand-over: an entry of its own (an OTP), or one of a chunk's. */
 export interface OutboxEntry {
   id: number;
   kind: OutboxKind;
@@ -43,6 +58,24 @@ export interface OutboxEntry {
   bulk: boolean;
   /** When it became due (a scheduled one, at its time): what its waiting is counted from. */
   dueAt: Date;
+  /** Its place in a chunk of the bulk lane; null for an entry of its own. */
+  chunk: ChunkPlace | null;
+}
+
+/** A chunk of the bulk lane, as claimed. */
+export interface ClaimedChunk {
+  id: number;
+  accountId: string;
+  payload: string;
+  test: boolean;
+  deliverBefore: Date | null;
+  scheduled: boolean;
+  /** When it became due (a scheduled one, at its time): what its messages' waiting is counted from. */
+  dueAt: Date;
+  /** When it was due before this claim leased it. */
+  availableAt: Date;
+  /** Null until a unit of work has recorded what became of one of its messages. */
+  progress: MessageProgress[] | null;
 }
 
 interface OutboxRow {
@@ -61,14 +94,35 @@ interface OutboxRow {
   created_at: string | Date;
 }
 
+interface ChunkRow {
+  id: number | string;
+  account_id: string;
+  payload: string;
+  is_test: unknown;
+  deliver_before: string | Date | null;
+  scheduled: unknown;
+  available_at: string | Date;
+  created_at: string | Date;
+  messages: number | string;
+  progress: string | null;
+}
+
 const OUTBOX = new LeasedTable('outbox', [
   'id', 'kind', 'record_id', 'account_id', 'amount', 'payload', 'is_test', 'deliver_before', 'attempts', 'resume_state', 'scheduled', 'bulk', 'created_at',
 ]);
+const CHUNKS = new LeasedTable('outbox', [
+  'id', 'account_id', 'payload', 'is_test', 'deliver_before', 'scheduled', 'available_at', 'created_at', 'messages', 'progress',
+]);
+const PRIORITY_LANE = { where: 'bulk = ?', params: [false] };
+const BULK_LANE = { where: 'bulk = ?', params: [true] };
 
 /**
  * The durable queue between accepting a message and handing it over, claimed
  * as every job table is (LeasedTable): if its claimer dies the lease runs out
- * and the entry is offered again. It is deleted once settled.
+ * and the entry is offered again. An entry of the priority lane is one
+ * message, deleted once settled; one of the bulk lane is a chunk of a lot,
+ * whose row records what has become of each message (`progress`) in the units
+ * of work that settle them, and is deleted once all are settled.
  */
 @Injectable()
 export class OutboxRepository {
@@ -76,14 +130,14 @@ export class OutboxRepository {
     await sql.insertLater('outbox', toRow(entry));
   }
 
-  /** Many entries, in multi-row statements. */
-  async addMany(sql: Sql, entries: readonly NewOutboxEntry[]): Promise<void> {
-    await sql.insertManyLater('outbox', entries.map(toRow));
+  /** Chunks of the bulk lane, in multi-row statements. */
+  async addChunks(sql: Sql, chunks: readonly NewOutboxChunk[]): Promise<void> {
+    await sql.insertManyLater('outbox', chunks.map(toChunkRow));
   }
 
-  /** Claims up to `limit` due entries of one lane; other instances skip the rows this one holds. */
-  async claim(sql: Sql, lease: Lease, now: Date, limit: number, bulk: boolean): Promise<OutboxEntry[]> {
-    const rows = await OUTBOX.claim<OutboxRow>(sql, lease, now, limit, { where: 'bulk = ?', params: [bulk] });
+  /** Claims up to `limit` due entries of the priority lane; other instances skip the rows this one holds. */
+  async claim(sql: Sql, lease: Lease, now: Date, limit: number): Promise<OutboxEntry[]> {
+    const rows = await OUTBOX.claim<OutboxRow>(sql, lease, now, limit, PRIORITY_LANE);
     return rows.map((row) => ({
       id: Number(row.id),
       kind: row.kind,
@@ -98,7 +152,53 @@ export class OutboxRepository {
       scheduled: readBoolean(row.scheduled),
       bulk: readBoolean(row.bulk),
       dueAt: readTime(row.created_at),
+      chunk: null,
     }));
+  }
+
+  /**
+   * Claims due chunks of the bulk lane, whole, until they hold `limit`
+   * messages not yet settled; `more` when others may be due.
+   */
+  async claimChunks(sql: Sql, lease: Lease, now: Date, limit: number): Promise<{ chunks: ClaimedChunk[]; more: boolean }> {
+    const rows = await CHUNKS.claim<ChunkRow>(sql, lease, now, limit, BULK_LANE, 'messages');
+    const chunks = rows.map((row) => ({
+      id: Number(row.id),
+      accountId: row.account_id,
+      payload: row.payload,
+      test: readBoolean(row.is_test),
+      deliverBefore: readTime(row.deliver_before),
+      scheduled: readBoolean(row.scheduled),
+      dueAt: readTime(row.created_at),
+      availableAt: readTime(row.available_at),
+      progress: row.progress === null ? null : (JSON.parse(row.progress) as MessageProgress[]),
+    }));
+    return { chunks, more: rows.reduce((held, row) => held + Number(row.messages), 0) >= limit };
+  }
+
+  /**
+   * Writes what became of claimed chunks' messages, where `owner` still holds
+   * them: a chunk with none left is deleted; one whose claim is over is given
+   * back, due when its next message is.
+   */
+  async saveChunks(sql: Sql, chunks: readonly ChunkState[], owner: string): Promise<void> {
+    for (const chunk of chunks) {
+      if (chunk.left === 0) {
+        await sql.later('DELETE FROM outbox WHERE id = ? AND claimed_by = ?', [chunk.id, owner]);
+      } else if (chunk.releaseAt) {
+        await sql.later(
+          'UPDATE outbox SET progress = ?, messages = ?, available_at = ?, claimed_by = NULL, last_error = COALESCE(?, last_error) WHERE id = ? AND claimed_by = ?',
+          [JSON.stringify(chunk.progress), chunk.left, chunk.releaseAt, chunk.error?.slice(0, 255) ?? null, chunk.id, owner],
+        );
+      } else {
+        await sql.later('UPDATE outbox SET progress = ?, messages = ? WHERE id = ? AND claimed_by = ?', [JSON.stringify(chunk.progress), chunk.left, chunk.id, owner]);
+      }
+    }
+  }
+
+  /** Extends the lease on the entries `lease.owner` still holds. */
+  async renew(sql: Sql, ids: readonly number[], lease: Lease, now: Date): Promise<void> {
+    await OUTBOX.renew(sql, ids, lease, now);
   }
 
   async remove(sql: Sql, ids: number[]): Promise<void> {
@@ -130,9 +230,9 @@ export class OutboxRepository {
     return expedited;
   }
 
-  /** Entries not yet settled, and when the oldest was written. */
+  /** Messages not yet settled, and when the oldest entry was written. */
   async backlog(sql: Sql, now: Date): Promise<{ count: number; oldest: Date | null }> {
-    const row = await sql.get<{ count: number | string }>('SELECT COUNT(*) AS count FROM outbox WHERE created_at <= ?', [now]);
+    const row = await sql.get<{ count: number | string | null }>('SELECT SUM(messages) AS count FROM outbox WHERE created_at <= ?', [now]);
     return { count: Number(row?.count ?? 0), oldest: await this.oldest(sql, now) };
   }
 
@@ -154,9 +254,28 @@ function toRow(entry: NewOutboxEntry): Record<string, Param> {
     deliver_before: entry.deliverBefore,
     attempts: 0,
     scheduled: entry.scheduled ?? false,
-    bulk: entry.bulk ?? false,
+    // an entry of its own is an OTP's or a reply's: the bulk lane holds chunks of lots
+    bulk: false,
     available_at: entry.availableAt ?? entry.at,
     // when it joins the queue of due entries: a scheduled one, when its time comes
     created_at: entry.availableAt ?? entry.at,
+  };
+}
+
+function toChunkRow(chunk: NewOutboxChunk): Record<string, Param> {
+  return {
+    kind: 'sms',
+    record_id: chunk.recordId,
+    account_id: chunk.accountId,
+    amount: chunk.amount,
+    payload: chunk.payload,
+    is_test: chunk.test,
+    deliver_before: null,
+    attempts: 0,
+    scheduled: chunk.scheduled,
+    bulk: true,
+    messages: chunk.messages,
+    available_at: chunk.availableAt,
+    created_at: chunk.availableAt,
   };
 }

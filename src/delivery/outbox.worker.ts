@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LedgerRepository, type ChargedFor } from '../billing/ledger.repository.js';
 import { Clock } from '../common/clock.js';
+import { GroupCommit } from '../common/group-commit.js';
 import { deliveryConfig, type DeliveryConfig } from '../config/delivery.config.js';
 import type { SecretBox } from '../common/crypto/secret-box.js';
 import { Database } from '../database/database.js';
@@ -14,8 +15,9 @@ import { DeliveryRecords } from './delivery-records.js';
 import { PermanentDeliveryError, TransientDeliveryError } from './delivery-errors.js';
 import { EMAIL_PROVIDER, type EmailProvider } from './email-provider.js';
 import { renderEmail } from './email-template.js';
+import { CHUNK_SIZE, ChunkChanges, OutboxChunk, type ChunkDocument } from './outbox-chunk.js';
 import type { EmailPayload, SmsPayload } from './outbox-payload.js';
-import { OutboxRepository, type OutboxEntry, type OutboxKind } from './outbox.repository.js';
+import { OutboxRepository, type ClaimedChunk, type OutboxEntry, type OutboxKind } from './outbox.repository.js';
 import { PAYLOAD_BOX, readPayload } from './payload-box.js';
 import { SandboxEmailProvider, SandboxSmsProvider } from './providers/sandbox.providers.js';
 import { SMS_PROVIDER, type SmsAccepted, type SmsProvider } from './sms-provider.js';
@@ -44,11 +46,13 @@ type Outcome = Tried &
   );
 
 /**
- * The outbox's job queues, one per lane: each hands its claimed entries to
- * their provider, then records the batch's outcomes. The lanes are claimed
- * apart, so that an OTP is handed over at once while a lot of thousands goes
- * out beside it. Hand-over is at-least-once: an entry whose acceptance was not
- * recorded before a crash is offered again when its lease runs out; one
+ * The outbox's job queues, one per lane: each hands its claimed messages to
+ * their provider one by one, and records each outcome as soon as it is known,
+ * with those that come with it. The lanes are claimed apart, so that an OTP is
+ * handed over at once while a lot of thousands goes out beside it; the bulk
+ * lane claims chunks of lots, whole, and settles their messages each on its
+ * own. Hand-over is at-least-once: a message whose acceptance was not recorded
+ * before a crash is offered again when its entry's lease runs out; one
  * recorded as accepted is never sent again.
  */
 @Injectable()
@@ -75,11 +79,13 @@ export class OutboxWorker {
     for (const lane of LANES) {
       jobs.register({
         name: OutboxWorker.QUEUES[lane],
-        batchSize: 50,
+        // messages: the bulk lane's claims take whole chunks until they hold this many
+        batchSize: lane === 'bulk' ? CHUNK_SIZE : 50,
         pollMs: 1_000,
         leaseMs: config.outboxLeaseSeconds * 1000,
         claim: (sql, lease, now, limit) => this.claim(sql, lease, now, limit, lane),
-        process: (entries) => this.process(entries as OutboxEntry[]),
+        process: (entries, lease) => this.process(entries as OutboxEntry[], lease),
+        renew: (sql, entries, lease, now) => this.outbox.renew(sql, [...new Set((entries as OutboxEntry[]).map((entry) => entry.id))], lease, now),
       });
     }
     smsProvider.onReady?.(() => void this.expedite('sms'));
@@ -98,13 +104,48 @@ export class OutboxWorker {
    * cancelled lot must not hold back what is due after it.
    */
   async claim(sql: Sql, lease: Lease, now: Date, limit: number, lane: OutboxLane): Promise<OutboxEntry[]> {
+    if (lane === 'bulk') return this.claimChunks(sql, lease, now, limit);
     const kept: OutboxEntry[] = [];
     for (;;) {
       const wanted = limit - kept.length;
-      const entries = await this.outbox.claim(sql, lease, now, wanted, lane === 'bulk');
+      const entries = await this.outbox.claim(sql, lease, now, wanted);
       kept.push(...(await this.withoutCancelled(sql, entries)));
       if (entries.length < wanted || kept.length === limit) return kept;
     }
+  }
+
+  /** Claims chunks of the bulk lane until their messages due now make `limit`, or none is left due. */
+  private async claimChunks(sql: Sql, lease: Lease, now: Date, limit: number): Promise<OutboxEntry[]> {
+    const entries: OutboxEntry[] = [];
+    for (;;) {
+      const { chunks, more } = await this.outbox.claimChunks(sql, lease, now, limit - entries.length);
+      for (const claimed of chunks) entries.push(...(await this.openChunk(sql, claimed, lease.owner, now)));
+      if (!more || entries.length >= limit) return entries;
+    }
+  }
+
+  /**
+   * A claimed chunk's messages due now, those of a scheduled one promoted (or
+   * dropped if cancelled meanwhile). A chunk with nothing due now is given back
+   * until its next message is, or deleted when none is left.
+   */
+  private async openChunk(sql: Sql, claimed: ClaimedChunk, owner: string, now: Date): Promise<OutboxEntry[]> {
+    const { messages } = readPayload(this.box, claimed.payload) as ChunkDocument;
+    const chunk = new OutboxChunk(claimed.id, messages, claimed.progress ?? messages.map(() => null));
+    const dropped = claimed.scheduled ? await this.dropCancelled(sql, chunk) : 0;
+    const due = chunk.due(now, claimed.availableAt);
+    chunk.outstanding = due.length;
+    if (due.length === 0 || dropped > 0) await this.outbox.saveChunks(sql, [chunk.state(now, due.length === 0)], owner);
+    return due.map((index) => chunkEntry(claimed, chunk, index));
+  }
+
+  /** Promotes the messages left of a scheduled chunk; those cancelled meanwhile are done with. Returns how many were. */
+  private async dropCancelled(sql: Sql, chunk: OutboxChunk): Promise<number> {
+    const left = chunk.left();
+    if (left.length === 0) return 0;
+    const dropped = new Set(await this.records.for('sms').promote?.(sql, left.map((index) => chunk.messages[index]!.recordId)));
+    if (dropped.size > 0) chunk.progress = chunk.progress.map((progress, index) => (dropped.has(chunk.messages[index]!.recordId) ? 'done' : progress));
+    return dropped.size;
   }
 
   /** Promotes the scheduled entries' messages; drops the entries of those cancelled meanwhile. */
@@ -117,8 +158,11 @@ export class OutboxWorker {
     return entries.filter((entry) => !dropped.has(entry.recordId));
   }
 
-  async process(entries: OutboxEntry[]): Promise<void> {
-    await this.settle(await Promise.all(entries.map((entry) => this.handOver(entry))));
+  /** Hands a batch over; each outcome is recorded once known, with those that come with it, so that a crash replays only what was in hand. */
+  async process(entries: OutboxEntry[], lease: Lease): Promise<void> {
+    const settling = new GroupCommit<Outcome>((outcomes) => this.settle(outcomes, lease.owner));
+    await Promise.all(entries.map(async (entry) => settling.add(await this.handOver(entry))));
+    await settling.drained();
   }
 
   /** Hands one entry to its provider; decides what becomes of it, without writing yet. */
@@ -146,16 +190,27 @@ export class OutboxWorker {
     }
   }
 
-  /** Records a batch's outcomes in one transaction; a failure is refunded once, riding on the update that made it. */
-  private async settle(outcomes: Outcome[]): Promise<void> {
+  /**
+   * Records outcomes in one transaction; a failure is refunded once, riding on
+   * the update that made it. A chunk's row notes what became of each of its
+   * messages, where this instance still holds it (`owner`).
+   */
+  private async settle(outcomes: Outcome[], owner: string): Promise<void> {
     const now = this.clock.now();
+    let chunks = new ChunkChanges();
     await this.database.transaction(async (sql) => {
+      chunks = new ChunkChanges();
       for (const outcome of outcomes) {
         const { entry } = outcome;
         const records = this.records.for(entry.kind);
         if (outcome.retries > 0) await records.countRetry?.(sql, entry.recordId, outcome.retries);
         if (outcome.kind === 'retry') {
-          await this.outbox.retryAt(sql, entry.id, outcome.retryAt, outcome.reason, outcome.resume, outcome.counted);
+          if (entry.chunk) {
+            const attempts = outcome.counted ? entry.attempts : entry.attempts - 1;
+            chunks.retry(entry.chunk, { attempts, retryAt: outcome.retryAt.toISOString(), resume: outcome.resume, error: outcome.reason });
+          } else {
+            await this.outbox.retryAt(sql, entry.id, outcome.retryAt, outcome.reason, outcome.resume, outcome.counted);
+          }
           continue;
         }
         if (outcome.kind === 'sent') {
@@ -168,12 +223,15 @@ export class OutboxWorker {
       const tried = outcomes.filter((outcome) => outcome.attempts.length > 0);
       if (tried.length > 0) await this.records.for('sms').recordAttempts?.(sql, tried.map(({ entry, attempts }) => ({ recordId: entry.recordId, attempts })));
       const done = outcomes.filter((outcome) => outcome.kind !== 'retry');
-      await this.outbox.remove(sql, done.map(({ entry }) => entry.id));
+      await this.outbox.remove(sql, done.flatMap(({ entry }) => (entry.chunk ? [] : [entry.id])));
+      for (const { entry } of done) if (entry.chunk) chunks.done(entry.chunk);
+      await this.outbox.saveChunks(sql, chunks.states(now), owner);
       for (const kind of new Set(done.map(({ entry }) => entry.kind))) {
         const ids = done.filter(({ entry }) => entry.kind === kind).map(({ entry }) => entry.recordId);
         await this.records.for(kind).settled?.(sql, ids, now);
       }
     });
+    chunks.commit();
     const sentIds = new Map<string, string[]>();
     for (const outcome of outcomes) {
       if (outcome.kind !== 'retry') this.metrics.messageStatuses.inc({ kind: outcome.entry.kind, status: outcome.kind });
@@ -248,6 +306,28 @@ export class OutboxWorker {
   private emailProviderFor(entry: OutboxEntry): EmailProvider {
     return entry.test ? this.sandboxEmail : this.emailProvider;
   }
+}
+
+/** One message of a claimed chunk, as an entry of its own would be claimed. */
+function chunkEntry(claimed: ClaimedChunk, chunk: OutboxChunk, index: number): OutboxEntry {
+  const message = chunk.messages[index]!;
+  const retry = chunk.retryOf(index);
+  return {
+    id: claimed.id,
+    kind: 'sms',
+    recordId: message.recordId,
+    accountId: claimed.accountId,
+    amount: message.amount,
+    payload: JSON.stringify(message.payload),
+    test: claimed.test,
+    deliverBefore: claimed.deliverBefore,
+    attempts: (retry?.attempts ?? 0) + 1,
+    resume: retry?.resume ?? null,
+    scheduled: claimed.scheduled,
+    bulk: true,
+    dueAt: claimed.dueAt,
+    chunk: { chunk, index },
+  };
 }
 
 /** Only OTPs, by SMS or e-mail, must be delivered before a deadline of their own (their expiry). */

@@ -1,5 +1,6 @@
 import { SecretBox } from '../common/crypto/secret-box.js';
 import { secretsConfig, type SecretsConfig } from '../config/secrets.config.js';
+import type { ChunkDocument } from './outbox-chunk.js';
 
 export const PAYLOAD_BOX = Symbol('PAYLOAD_BOX');
 
@@ -15,8 +16,17 @@ export const payloadBoxProvider = {
 };
 
 export function storePayload(box: SecretBox, payload: { secrets: readonly string[] }): string {
+  return store(box, payload, payload.secrets.length > 0);
+}
+
+/** A chunk of the bulk lane: sealed when one of its messages holds a secret. */
+export function storeChunk(box: SecretBox, document: ChunkDocument): string {
+  return store(box, document, document.messages.some((message) => message.payload.secrets.length > 0));
+}
+
+function store(box: SecretBox, payload: object, secret: boolean): string {
   const json = JSON.stringify(payload);
-  return payload.secrets.length > 0 ? box.seal(json) : json;
+  return secret ? box.seal(json) : json;
 }
 
 export function readPayload(box: SecretBox, stored: string): unknown {

@@ -17,7 +17,7 @@ import type { Lease } from './lease.js';
 export interface JobQueue<Job> {
   /** Names the queue in logs and to `JobRunner.wake`. */
   readonly name: string;
-  /** Jobs claimed at once; a full batch is followed at once by another claim. */
+  /** Jobs claimed at once; a full batch (or more: a claim may take jobs in groups) is followed at once by another claim. */
   readonly batchSize: number;
   /** How long a claim lasts without renewal. */
   readonly leaseMs: number;

@@ -134,7 +134,7 @@ export class JobRunner {
         const now = this.clock.now();
         claimed = await this.database.transaction((sql) => queue.claim(sql, lease, now, queue.batchSize));
         if (claimed.length > 0) await this.process(loop, claimed);
-      } while (claimed.length === queue.batchSize && loop.active);
+      } while (claimed.length >= queue.batchSize && loop.active);
     }
   }
 

@@ -26,15 +26,20 @@ export class LeasedTable {
     this.select = `SELECT ${columns.join(', ')} FROM ${table}`;
   }
 
-  /** Up to `limit` due rows, oldest first, now leased to `lease.owner`. */
-  async claim<Row extends { id: number | string }>(sql: Sql, lease: Lease, now: Date, limit: number, filter?: ClaimFilter): Promise<Row[]> {
+  /**
+   * Up to `limit` due rows, oldest first, now leased to `lease.owner`. With
+   * `weight` (a column counting what a row holds), `limit` counts that instead:
+   * whole rows are taken until they hold `limit` or more.
+   */
+  async claim<Row extends { id: number | string }>(sql: Sql, lease: Lease, now: Date, limit: number, filter?: ClaimFilter, weight?: string): Promise<Row[]> {
     const due = `available_at <= ?${filter ? ` AND ${filter.where}` : ''} ORDER BY available_at, id`;
     const params = [now, ...(filter?.params ?? [])];
     let wanted = Number(limit);
-    if (sql.dialect === 'mysql' && filter) {
+    if (weight || (sql.dialect === 'mysql' && filter)) {
       // InnoDB locks the row at which a locking scan ends: past a lane's last due row, the first row of the next lane,
       // which that lane's claim would then skip. Counted first (without locks), the scan stops on the lane's last row.
-      wanted = (await sql.all(`SELECT id FROM ${this.table} WHERE ${due} LIMIT ${wanted}`, params)).length;
+      const ahead = await sql.all<Record<string, number | string>>(`SELECT id${weight ? `, ${weight}` : ''} FROM ${this.table} WHERE ${due} LIMIT ${wanted}`, params);
+      wanted = weight ? rowsHolding(ahead, weight, wanted) : ahead.length;
       if (wanted === 0) return [];
     }
     const skipLocked = sql.dialect === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '';
@@ -79,4 +84,12 @@ export class LeasedTable {
       ...ids,
     ]);
   }
+}
+
+/** How many of `rows`, in order, it takes to hold `limit` of `weight` (all of them when they hold less). */
+function rowsHolding(rows: ReadonlyArray<Record<string, number | string>>, weight: string, limit: number): number {
+  let held = 0;
+  let count = 0;
+  while (count < rows.length && held < limit) held += Number(rows[count++]![weight]);
+  return count;
 }

@@ -89,7 +89,7 @@ export class SendSms {
       sql,
       accepted.map((message) => toRecord(message, context)),
     );
-    await this.delivery.enqueueSmsMany(
+    await this.delivery.enqueueLot(
       sql,
       accepted.map((message) => toDelivery(message, context)),
     );
@@ -179,7 +179,6 @@ function toDelivery(message: Accepted, context: WriteContext): Delivery<SmsPaylo
     at: context.now,
     scheduled: context.status === 'scheduled',
     availableAt: context.dueAt,
-    bulk: true,
     payload: {
       from: context.sender.name,
       to: message.recipient.phone,

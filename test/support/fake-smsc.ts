@@ -39,6 +39,8 @@ export class FakeSmsc {
   submitDelayMs = 0;
   private readonly answers: SubmitAnswer[] = [];
   private every: { count: number; status: SubmitAnswer; after: number } | null = null;
+  /** Submits received past this count are neither taken nor answered (an SMSC that stopped answering). */
+  private silentAfter: number | null = null;
   /** Accepts a submit only this long after the last one it accepted (a quota of submits per second), as Jasmin does. */
   private minIntervalMs = 0;
   private lastTakenAt = 0;
@@ -87,7 +89,16 @@ export class FakeSmsc {
     this.every = { count, status, after: this.received };
   }
 
-  /**
+  /** After `count` more submits, leaves every submit_sm unanswered and untaken until `answerAgain`. */
+  stopAnsweringAfter(count: number): void {
+    this.silentAfter = this.received + count;
+  }
+
+  answerAgain(): void {
+    this.silentAfter = null;
+  }
+
+/**
    * Refuses with ESME_RTHROTTLED every submit that comes less than a `perSecond`th of a second after the last one
    * it took, as Jasmin enforces a user's throughput quota.
    */
@@ -162,6 +173,7 @@ export class FakeSmsc {
     });
     session.on('submit_sm', (pdu: smpp.PDU) => {
       this.received++;
+      if (this.silentAfter !== null && this.received > this.silentAfter) return;
       const now = Date.now();
       this.arrivals.push(now);
       const status =
