@@ -29,7 +29,14 @@ export const RECENT_SENDS = `SELECT SUM(CASE WHEN created_at > ? THEN 1 ELSE 0 E
   FROM otp WHERE account_id = ? AND recipient = ? AND created_at > ?`;
 
 export const INSERT_OTP = `INSERT INTO otp (uniq_id, account_id, recipient, channel, code_hash, status, attempts, expires_at, application_name,
-  language, lot, created_by, is_test, delivery_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  language, lot, created_by, is_test, delivery_status, created_at, client_ip, user_ref, country, prefix)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** The fraud guard's settings of an account and mode (policy, list entries, blocks), read in one round trip and kept. */
+export const FRAUD_POLICY = 'SELECT policy, version FROM fraud_policy WHERE account_id = ? AND sandbox = ?';
+export const FRAUD_LISTS = 'SELECT list, kind, value, expires_at FROM fraud_list_entry WHERE account_id = ? AND sandbox = ? AND (expires_at IS NULL OR expires_at > ?)';
+export const FRAUD_BLOCKS = `SELECT id, scope, value, reason, mode, blocked_until, lifted_at FROM fraud_block
+ WHERE account_id = ? AND sandbox = ? AND blocked_until > ? AND (lifted_at IS NULL OR lifted_at > ?)`;
 
 export const SUPERSEDE = `UPDATE otp SET status = 'superseded'
  WHERE account_id = ? AND recipient = ? AND created_at > ? AND status = 'pending' AND uniq_id <> ?`;

@@ -1,7 +1,7 @@
 import Sqlite from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
 
-/** Rows read from a spawned server's database (SQLite file or MariaDB database), from outside the server. */
+/** Rows read from a spawned server's database (SQLite file or MariaDB database), from outside the server; none for a write. */
 export async function queryServerDatabase(env: Record<string, string>, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
   if (env.DB_TYPE === 'mysql') {
     const connection = await createConnection({
@@ -22,7 +22,10 @@ export async function queryServerDatabase(env: Record<string, string>, sql: stri
   }
   const db = new Sqlite(env.DB_PATH, { fileMustExist: true, timeout: 5000 });
   try {
-    return db.prepare(sql).all(...params) as Record<string, unknown>[];
+    const statement = db.prepare(sql);
+    if (statement.reader) return statement.all(...params) as Record<string, unknown>[];
+    statement.run(...params);
+    return [];
   } finally {
     db.close();
   }
