@@ -6,6 +6,7 @@ import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
 import type { ListPage } from '../common/list/page.js';
 import { RespondWithList } from '../common/list/respond-with-list.decorator.js';
+import { TakesNoBody } from '../common/validation/takes-no-body.decorator.js';
 import { AdminFraud } from './admin-fraud.service.js';
 import { AdminAddListEntryDto, AdminAttemptQueryDto, AdminBlockQueryDto, AdminListEntryQueryDto, AdminModeQueryDto } from './dto/admin-fraud.dto.js';
 import { FraudAttemptDto } from './dto/fraud-attempt.dto.js';
@@ -67,6 +68,7 @@ export class AdminFraudController {
   @EntryIdParam()
   @RespondWith(200, 'success')
   @ApiFailure(404, ENTRY_NOT_FOUND, 'No such entry in force (also for a malformed id)')
+  @TakesNoBody()
   removeEntry(@Param('id') id: string): Promise<void> {
     return this.fraud.removeEntry(id);
   }
@@ -85,6 +87,7 @@ export class AdminFraudController {
   @RespondWith(200, 'success')
   @ApiFailure(404, BLOCK_NOT_FOUND, 'No such block (also for a malformed id)')
   @ApiFailure(409, 'transition_invalide', 'The block is lifted or over already', { errors: [BLOCK_NOT_ACTIVE] })
+  @TakesNoBody()
   unblock(@Param('id') id: string): Promise<void> {
     return this.fraud.unblock(id);
   }

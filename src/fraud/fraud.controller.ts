@@ -6,6 +6,7 @@ import { RespondWith } from '../common/envelope/respond-with.decorator.js';
 import type { ListPage } from '../common/list/page.js';
 import { RespondWithList } from '../common/list/respond-with-list.decorator.js';
 import type { Principal } from '../common/principal.js';
+import { TakesNoBody } from '../common/validation/takes-no-body.decorator.js';
 import { AttemptQueryDto, FraudAttemptDto } from './dto/fraud-attempt.dto.js';
 import { BlockQueryDto, FraudBlockDto } from './dto/fraud-block.dto.js';
 import { AddListEntryDto, FraudListEntryDto, ListEntryQueryDto } from './dto/fraud-list.dto.js';
@@ -74,6 +75,7 @@ export class FraudController {
   @EntryIdParam()
   @RespondWith(200, 'success')
   @ApiFailure(404, ENTRY_NOT_FOUND, 'No such entry in force (also for a malformed id)')
+  @TakesNoBody()
   removeEntry(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
     return this.fraud.removeEntry(scopeOf(principal), id);
   }
@@ -92,6 +94,7 @@ export class FraudController {
   @RespondWith(200, 'success')
   @ApiFailure(404, BLOCK_NOT_FOUND, 'No such block (also for a malformed id)')
   @ApiFailure(409, 'transition_invalide', 'The block is lifted or over already', { errors: [BLOCK_NOT_ACTIVE] })
+  @TakesNoBody()
   unblock(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
     return this.fraud.unblock(scopeOf(principal), id);
   }
