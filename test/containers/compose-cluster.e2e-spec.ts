@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { checkedFetch } from '../support/openapi-answers.js';
 import { ComposeStack, STOP_SECONDS, containerAddress, containerState, podman, waitForHttp } from '../support/containers.js';
 import { countByStatus, type InstanceAnswer, type Json } from '../support/instance-calls.js';
@@ -21,16 +21,34 @@ describe('compose.cluster.yaml', () => {
   let stack: ComposeStack;
   let base: string;
 
-  const call = async (path: string, key: string, body?: object): Promise<InstanceAnswer> => {
+  const call = async (path: string, key: string, body?: object, idempotencyKey?: string): Promise<InstanceAnswer> => {
     const response = await checkedFetch(`${base}${path}`, {
       method: body ? 'POST' : 'GET',
-      headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+        ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
       signal: AbortSignal.timeout(30_000),
     });
     return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
   };
   const send = (key: string, to: string) => call('/v1/otp/send', key, { channel: 'SMS', to, message: MESSAGE });
+  /**
+   * A send as a careful client makes it through a load balancer: with an Idempotency-Key, sent again with the same key
+   * when the connection closes without an answer (an instance that stops may close one it had not read yet).
+   */
+  const sendRetried = async (key: string, to: string): Promise<InstanceAnswer> => {
+    const idempotencyKey = randomUUID();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call('/v1/otp/send', key, { channel: 'SMS', to, message: MESSAGE }, idempotencyKey);
+      } catch (error) {
+        if (!(error instanceof TypeError) || attempt === 3) throw error;
+      }
+    }
+  };
   const balance = async (key: string) => (await call('/v1/account', key)).body.data.balance as number;
   const cli = async (...args: string[]) => JSON.parse(await podman('exec', stack.container('app1'), 'node', 'dist/cli.js', ...args)) as Json;
   const newAccount = async (name: string, balance: string) => (await cli('account:create', '--name', name, '--balance', balance)) as { account_id: string; api_key: string };
@@ -86,7 +104,7 @@ describe('compose.cluster.yaml', () => {
     let next = 200;
     let running = true;
     const client = async () => {
-      while (running) answers.push(await send(account.api_key, recipient(next++)));
+      while (running) answers.push(await sendRetried(account.api_key, recipient(next++)));
     };
 
     const clients = Array.from({ length: 4 }, client);
