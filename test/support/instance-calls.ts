@@ -59,3 +59,14 @@ export async function expectAttemptsCountedAcross(verify: (instance: number, cod
   expect(sixth.body).toEqual({ status: 429, message: 'trop_de_tentatives', errors: [expect.any(String)] });
   expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
 }
+
+/** Simultaneous verifications of one right code: exactly one 200, for `uniqId`; every other a wrong code or the attempt limit. */
+export function expectOneVerified(answers: readonly InstanceAnswer[], uniqId: string): void {
+  expect(answers.filter((answer) => answer.status === 200).map((answer) => answer.body.data.uniq_id)).toEqual([uniqId]);
+  for (const refused of answers.filter((answer) => answer.status !== 200)) {
+    expect([
+      { status: 400, message: 'erreur_de_validation', errors: ['code: code OTP invalide'] },
+      { status: 429, message: 'trop_de_tentatives', errors: [expect.any(String)] },
+    ]).toContainEqual(refused.body);
+  }
+}
