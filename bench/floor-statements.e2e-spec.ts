@@ -11,8 +11,8 @@ const SECRET = 'floor-statements-secret-0123456789abcdef';
 /** Preloaded into both processes: notes every statement each sends to its database (see the file). */
 const TRACE = join(process.cwd(), 'bench', 'floor', 'statement-trace.cjs');
 const FLOOR = join(process.cwd(), 'bench', 'floor', 'server.mjs');
-/** Longer than every poll of the service's background work (job queues every 0.5–1 s, log checkpoints every 0.1 s). */
-const IDLE_MS = 2_500;
+/** Longer than every poll of the service's background work (job queues every 0.5–10 s, log checkpoints every 0.1 s). */
+const IDLE_MS = 10_500;
 const RECIPIENTS = 12;
 const RESENT = 4;
 
