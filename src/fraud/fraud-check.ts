@@ -2,7 +2,7 @@ import type { Sql } from '../database/sql.js';
 import { newId } from '../common/ids.js';
 import type { AttemptMode, AttemptRecord, FraudAttemptRepository } from './fraud-attempt.repository.js';
 import type { FraudBlocks } from './fraud-blocks.service.js';
-import type { FraudState } from './fraud-state.js';
+import type { ActiveBlock, FraudState } from './fraud-state.js';
 import type { FraudScope } from './fraud-state.repository.js';
 import { distinctReasons, type Finding, type SendSubject } from './fraud-signals.rules.js';
 import type { MonitoredRecords } from './monitored-records.js';
@@ -15,8 +15,8 @@ export interface CheckTools {
   attempts: FraudAttemptRepository;
   velocityKeys: VelocityKeyRepository;
   monitoredRecords: MonitoredRecords;
-  /** After the send's commit: the signals it was let through with, and whether it made a block. */
-  committed(scope: FraudScope, monitored: readonly Finding[], madeBlock: boolean): void;
+  /** After the send's commit: the signals it was let through with, and the block it made, if any. */
+  committed(scope: FraudScope, monitored: readonly Finding[], madeBlock: ActiveBlock | null): void;
 }
 
 /** A send the guard refuses: thrown inside its unit of work (which then rolls back), recorded and answered by FraudGuard.refuse. */
@@ -57,7 +57,7 @@ export class FraudCheck {
   private readonly monitored: Finding[];
   /** What the current attempt of the send's unit of work found and did (a unit the database runs again starts afresh). */
   private counted: Finding[] = [];
-  private madeBlock = false;
+  private madeBlock: ActiveBlock | null = null;
 
   constructor(
     private readonly tools: CheckTools,
@@ -97,7 +97,7 @@ export class FraudCheck {
    */
   async judge(sql: Sql, row: VelocityRow, now: Date): Promise<void> {
     this.counted = [];
-    this.madeBlock = false;
+    this.madeBlock = null;
     if (!this.velocity || !this.state) return;
     const findings = this.velocity.judge(row, now);
     if (findings.length === 0) return;
@@ -106,7 +106,7 @@ export class FraudCheck {
     const blocked = crossed !== null && this.state.activeBlocks('prefix', crossed, now.getTime()).some((block) => block.reason === 'prefix_velocity');
     if (crossed !== null && !blocked) {
       const { block, created } = await this.tools.blocks.impose(sql, this.scope, { scope: 'prefix', value: crossed, reason: 'prefix_velocity', mode: 'monitor' }, now);
-      this.madeBlock = created;
+      this.madeBlock = created ? block : null;
       for (const found of findings) if (found.reason === 'prefix_velocity') found.until = block.until;
     }
     this.counted = findings;

@@ -9,6 +9,7 @@ import { FraudCheck, type CheckTools, type FraudRefusal } from './fraud-check.js
 import { FraudEvents } from './fraud-events.js';
 import { FraudStateCache } from './fraud-state.cache.js';
 import type { FraudScope } from './fraud-state.repository.js';
+import type { ActiveBlock } from './fraud-state.js';
 import { isSafe, staticFindings, type Finding, type SendSubject } from './fraud-signals.rules.js';
 import { FraudMetrics } from './fraud.metrics.js';
 import { canonicalIp } from './ip-address.js';
@@ -61,7 +62,7 @@ export class FraudGuard {
       monitoredRecords: new MonitoredRecords(),
       committed: (scope, monitored, madeBlock) => {
         if (monitored.length > 0) this.metrics.counted('monitored', monitored);
-        if (madeBlock) this.reread(scope);
+        if (madeBlock) this.cache.blockMade(scope, madeBlock);
       },
     };
   }
@@ -81,13 +82,13 @@ export class FraudGuard {
   /** Records a refused send (its unit of work rolled back) with the block it makes, and answers its 403. */
   async refuse(refusal: FraudRefusal, now: Date): Promise<ApiError> {
     const { check } = refusal;
-    let madeBlock = false;
+    let madeBlock: ActiveBlock | null = null;
     const attempt = await this.database.transaction(async (sql) => {
       let findings: Finding[] = refusal.findings;
       if (refusal.prefixToBlock !== null) {
         const target = { scope: 'prefix' as const, value: refusal.prefixToBlock, reason: 'prefix_velocity' as const, mode: 'enforce' as const };
         const { block, created } = await this.blocks.impose(sql, check.scope, target, now);
-        madeBlock = created;
+        madeBlock = created ? block : null;
         findings = findings.map((found) => (found.reason === 'prefix_velocity' ? { ...found, until: block.until } : found));
       }
       const recorded = check.attemptOf('blocked', findings, null, now);
@@ -96,13 +97,8 @@ export class FraudGuard {
       return { recorded, findings };
     });
     this.metrics.counted('blocked', attempt.findings);
-    if (madeBlock) this.reread(check.scope);
+    if (madeBlock) this.cache.blockMade(check.scope, madeBlock);
     return blockedAnswer(attempt.recorded, attempt.findings, now);
-  }
-
-  /** After a block made here: the cache reads the account's settings again (a failure leaves it to the next refresh). */
-  private reread(scope: FraudScope): void {
-    void this.cache.changed(scope).catch(() => undefined);
   }
 }
 

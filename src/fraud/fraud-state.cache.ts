@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { Clock } from '../common/clock.js';
 import { fraudConfig, type FraudConfig } from '../config/fraud.config.js';
 import { Database } from '../database/database.js';
-import type { FraudState } from './fraud-state.js';
+import type { ActiveBlock, FraudState } from './fraud-state.js';
 import { FraudStateRepository, type FraudScope } from './fraud-state.repository.js';
 
 /** A cached state not confirmed for this long is read again before it is used. */
@@ -70,6 +70,19 @@ export class FraudStateCache implements OnApplicationBootstrap, OnModuleDestroy 
   async changed(scope: FraudScope): Promise<void> {
     await this.loading.get(keyOf(scope));
     if (this.entries.has(keyOf(scope))) await this.load(scope);
+  }
+
+  /**
+   * A block committed on this instance: its sends see it at once, without
+   * reading the account's settings again (a pumping run makes blocks many
+   * times a second, and the settings hold every one of them); the state read
+   * next, at the refresh that sees the version the block bumped, has it too.
+   */
+  blockMade(scope: FraudScope, block: ActiveBlock): void {
+    const key = keyOf(scope);
+    this.entries.get(key)?.state.addBlock(block);
+    // a read begun before the block's commit may not have it
+    void this.loading.get(key)?.then((state) => state.addBlock(block), () => undefined);
   }
 
   /** Looks for changes once (the interval's work; tests call it to skip the wait). */

@@ -128,6 +128,13 @@ export class FraudState {
     return value === null ? null : (this.lifted.get(key(scope, value)) ?? null);
   }
 
+  /** A block made by this instance since the state was read (kept once, whichever of the two saw it first). */
+  addBlock(block: ActiveBlock): void {
+    const at = key(block.scope, block.value);
+    const known = this.blocks.get(at) ?? [];
+    if (!known.some((each) => each.id === block.id)) this.blocks.set(at, [...known, block]);
+  }
+
   /** The blocks of `scope` `value` still active at `now`. */
   activeBlocks(scope: ActiveBlock['scope'], value: string | null, now: number): ActiveBlock[] {
     if (value === null) return NO_BLOCKS;
