@@ -25,8 +25,9 @@
 // verification, with their floor (bench/floor: the same statements behind a bare node:http server). Prints a table with
 // req/s, p50, p99 and peak RSS, and each route's ratio to the baseline (medians of the rounds), then the table of
 // `route, ours, floor, ratio` (lib/report.mjs: each figure of the targets at the last connection count), and writes
-// `{db, rows, details}` to bench/results/<time>.json and bench/results/latest.json. Each run of ours starts
-// once the dispatcher has handed over the messages of the sends before it.
+// `{db, rows, details}` to bench/results/<time>.json and bench/results/latest.json. Each run starts once the
+// dispatcher has handed over the messages of the sends before it and the process measured has been idle for half a second
+// (the receipts and events those sends left done).
 // The OTP send is also measured for an account with the fraud guard off and one with every velocity rule enforced (each
 // request from an end user of its own), each read against the send with the default policy of the same run.
 // POST /sms/send is measured with one recipient (beside the OTP send), the same with every message's events POSTed to a
@@ -73,7 +74,7 @@ import { addressBookPaging, fillAddressBook } from './lib/address-book.mjs';
 import { fill } from './lib/fill.mjs';
 import { FRAUD_SEND, fraudScenarios, printFraudGuard } from './lib/fraud-guard.mjs';
 import { baseline, harvest, measure, nextRecipient, outboxDrained, ours } from './lib/load.mjs';
-import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, SERVICE_NODE_FLAGS, startNode } from './lib/processes.mjs';
+import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, SERVICE_NODE_FLAGS, settled, startNode } from './lib/processes.mjs';
 import { campaignThroughput } from './lib/campaigns.mjs';
 import { importThroughput } from './lib/imports.mjs';
 import { galeraComparison, galeraLines } from './lib/galera.mjs';
@@ -303,7 +304,7 @@ async function benchDatabase(db) {
     { name: SMS_SEND.manyLater, against: null, run: async () => ours.smsSend(keyAuth, SMS_SEND.many, true) },
   ];
   // POST /sms/send's figures are read against the OTP send of the same run
-  const smsSendScenarios = new Set(['send (API key)', FRAUD_SEND.off, FRAUD_SEND.velocity, SMS_SEND.one, SMS_SEND.oneWebhook, SMS_SEND.oneLater, SMS_SEND.manyLater]);
+  const smsSendScenarios = new Set(['send (API key)', ...Object.values(FRAUD_SEND), SMS_SEND.one, SMS_SEND.oneWebhook, SMS_SEND.oneLater, SMS_SEND.manyLater]);
   const scenarios = only === 'sms-send-only' ? allScenarios.filter((scenario) => smsSendScenarios.has(scenario.name)) : allScenarios;
   const references = {
     send: async () => baseline.send(baselineToken),
@@ -323,8 +324,9 @@ async function benchDatabase(db) {
   const run = async (target, table, name, key, requestFor, connections) => {
     const request = await requestFor(key);
     if (request === null) return console.log(`${target.name.padEnd(8)} ${name.padEnd(22)} c=${String(connections).padStart(2)} skipped: no OTP to verify was sent`);
-    // each run starts on a quiet server: not handing over the messages of the sends before it
+    // each run starts on a quiet server: the messages of the sends before it handed over, and what they left done
     if (target === server) await outboxDrained(server.url, METRICS_TOKEN);
+    await settled(target.pid);
     const rss = rssSampler(target.pid);
     const figures = await measure(target.url, [request], { connections, duration });
     figures.rss_mb = rss.stop();

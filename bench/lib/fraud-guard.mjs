@@ -1,10 +1,12 @@
-// The OTP send under the fraud guard: the default policy (the `send (API key)` scenario) beside an account with the guard
-// off and one with every velocity rule enforced, in the same run (SPEC-3 §3: at least 0.97× and 0.9× the guard off).
+// The OTP send under the fraud guard: an account with the default policy beside one with the guard off and one with every
+// velocity rule enforced, each new and used for its runs alone, in the same run (SPEC-3 §3: at least 0.97× and 0.9× the
+// guard off). The `send (API key)` account sends for every other scenario too: its many sends to one country cross the
+// prefix threshold, so its default policy records monitored attempts and makes monitor blocks, which a new account's do not.
 import { apiCaller, nextRecipient, ours } from './load.mjs';
 import { runCli } from './processes.mjs';
 import { summarise } from './report.mjs';
 
-export const FRAUD_SEND = { off: 'send (guard off)', velocity: 'send (velocity on)' };
+export const FRAUD_SEND = { defaults: 'send (default policy)', off: 'send (guard off)', velocity: 'send (velocity on)' };
 
 const OFF = { modes: { lists: 'off', countries: 'off', number_types: 'off', velocity: 'off', conversion: 'off' } };
 // every count read and enforced; the end users and prefixes of the load never reach their thresholds, a country's sends do not either
@@ -22,9 +24,10 @@ export async function fraudScenarios(url, env) {
   const account = async (name, policy) => {
     const created = runCli(env, 'account:create', '--name', name, '--balance', '10000000000', '--sender', 'BENCH');
     const auth = `Bearer ${created.api_key}`;
-    await apiCaller(url, auth)('PUT', '/v1/fraud/policy', policy);
+    if (policy) await apiCaller(url, auth)('PUT', '/v1/fraud/policy', policy);
     return auth;
   };
+  const defaultsAuth = await account('Bench guard defaults', null);
   const offAuth = await account('Bench guard off', OFF);
   const velocityAuth = await account('Bench velocity', VELOCITY);
   const withEndUser = (auth) => ({
@@ -35,6 +38,7 @@ export async function fraudScenarios(url, env) {
     }),
   });
   return [
+    { name: FRAUD_SEND.defaults, against: 'send', run: async () => ours.send(defaultsAuth) },
     { name: FRAUD_SEND.off, against: 'send', run: async () => ours.send(offAuth) },
     { name: FRAUD_SEND.velocity, against: 'send', run: async () => withEndUser(velocityAuth) },
   ];
@@ -42,7 +46,7 @@ export async function fraudScenarios(url, env) {
 
 /** Each connection count's send with the default policy and with every velocity rule enforced, as a ratio to the guard off. */
 export function printFraudGuard(scenarios) {
-  for (const [connections, runs] of Object.entries(scenarios['send (API key)'] ?? {})) {
+  for (const [connections, runs] of Object.entries(scenarios[FRAUD_SEND.defaults] ?? {})) {
     const off = scenarios[FRAUD_SEND.off]?.[connections];
     const velocity = scenarios[FRAUD_SEND.velocity]?.[connections];
     if (!Array.isArray(runs) || !off || !velocity) continue;

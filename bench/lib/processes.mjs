@@ -50,6 +50,28 @@ export async function startNode(name, args, { env, cwd = ROOT, port, healthPath 
   };
 }
 
+/** CPU time a process has used, in ms (utime + stime of /proc/<pid>/stat, in 10-ms ticks). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Resolves once the process has used under 5 % of a core for two windows of 250 ms in a row: the background work a
+ * run leaves (receipts, events, checkpoints) is done before the next run is measured. Gives up after `timeoutMs`.
+ */
+export async function settled(pid, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  let quietWindows = 0;
+  let before = cpuMs(pid);
+  while (quietWindows < 2 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = cpuMs(pid);
+    quietWindows = now - before < 12.5 ? quietWindows + 1 : 0;
+    before = now;
+  }
+}
+
 /** Samples a process's resident memory (VmRSS) every 500 ms; `stop()` returns the peak in MB. */
 export function rssSampler(pid) {
   let peak = 0;

@@ -25,7 +25,8 @@ interface Cached {
  * `FRAUD_CACHE_REFRESH_MS` each instance reads which versions changed (one
  * indexed read, whatever the number of accounts) and reads the settings of
  * those it holds again, off the send path. A change made here is read again at
- * once. A state that could not be confirmed for 30 s (the database
+ * once, and a block a send made here joins the held settings (blockMade).
+ * A state that could not be confirmed for 30 s (the database
  * unreachable, say) is read again by the send that needs it: a change made on
  * another instance is enforced here within the refresh interval, and never
  * more than 30 s late.
