@@ -56,6 +56,9 @@ function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+const QUIET_WINDOW_MS = 250;
+const QUIET_SHARE = 0.05;
+
 /**
  * Resolves once the process has used under 5 % of a core for two windows of 250 ms in a row: the background work a
  * run leaves (receipts, events, checkpoints) is done before the next run is measured. Gives up after `timeoutMs`.
@@ -65,9 +68,9 @@ export async function settled(pid, timeoutMs = 60_000) {
   let quietWindows = 0;
   let before = cpuMs(pid);
   while (quietWindows < 2 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
     const now = cpuMs(pid);
-    quietWindows = now - before < 12.5 ? quietWindows + 1 : 0;
+    quietWindows = now - before < QUIET_WINDOW_MS * QUIET_SHARE ? quietWindows + 1 : 0;
     before = now;
   }
 }

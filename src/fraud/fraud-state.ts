@@ -75,10 +75,7 @@ export class FraudState {
         if (entry.kind === 'prefix') this.deniedPrefixLengths.add(entry.value.length);
       }
     }
-    for (const block of blocks) {
-      const at = key(block.scope, block.value);
-      this.blocks.set(at, [...(this.blocks.get(at) ?? []), block]);
-    }
+    for (const block of blocks) this.addBlock(block);
     for (const lift of lifts) {
       const at = key(lift.scope, lift.value);
       const known = this.lifted.get(at);
@@ -128,7 +125,7 @@ export class FraudState {
     return value === null ? null : (this.lifted.get(key(scope, value)) ?? null);
   }
 
-  /** A block made by this instance since the state was read (kept once, whichever of the two saw it first). */
+  /** A block of the account, read or made by this instance since (kept once, whichever of the two saw it first). */
   addBlock(block: ActiveBlock): void {
     const at = key(block.scope, block.value);
     const known = this.blocks.get(at) ?? [];
