@@ -24,7 +24,11 @@ interface Target {
   stop(): Promise<unknown>;
 }
 
-/** What a process sent to its database while idle, then while serving the workload: round trips of statements. */
+/**
+ * What a process sent to its database while serving the workload, and while idle before and after it (some polls run
+ * only once the service holds something, such as the fraud guard's refresh of the settings it has cached): round trips
+ * of statements.
+ */
 interface Statements {
   idle: string[][];
   work: string[][];
@@ -73,7 +77,7 @@ function traceFrom(file: string, offset: number): { roundTrips: string[][]; end:
  * statement the service does for them, the hand-over of the messages included, and nothing the service does not. Both
  * run as processes with `statement-trace.cjs` preloaded, on databases migrated alike, and take the same workload:
  * sends (some to a recipient again, which supersedes its code), their hand-over to the log provider, wrong and right
- * codes. What the service does while idle (its job queues' polls, its log checkpoints) is read first and set apart.
+ * codes. What the service does while idle (its job queues' polls, its log checkpoints) is read before and after, and set apart.
  */
 describe('the OTP floor against the service, statement by statement', () => {
   const databases: TestDatabase[] = [];
@@ -124,7 +128,7 @@ describe('the OTP floor against the service, statement by statement', () => {
     return { base, trace, env, apiKey, stop: () => (child.kill('SIGTERM'), new Promise((resolve) => child.once('close', resolve))) };
   };
 
-  /** Idle, then the workload: the statements of each part. */
+  /** Idle, the workload, idle again: the statements of each part. */
   const exercise = async (target: Target): Promise<Statements> => {
     await sleep(1_000); // what starting left to do
     const before = statSync(target.trace).size;
@@ -164,7 +168,9 @@ describe('the OTP floor against the service, statement by statement', () => {
       [...codes].map(() => 200),
     );
     await sleep(300);
-    return { idle: idle.roundTrips, work: traceFrom(target.trace, idle.end).roundTrips };
+    const work = traceFrom(target.trace, idle.end);
+    await sleep(IDLE_MS);
+    return { idle: [...idle.roundTrips, ...traceFrom(target.trace, work.end).roundTrips], work: work.roundTrips };
   };
 
   beforeAll(async () => {
@@ -172,7 +178,7 @@ describe('the OTP floor against the service, statement by statement', () => {
     service = await exercise(targets[0]!);
     floor = await exercise(targets[1]!);
     for (const statement of [...service.work, ...floor.work].flat()) if (statement.endsWith(')…')) multiRow.add(statement);
-  }, 180_000);
+  }, 240_000);
 
   afterAll(async () => {
     await Promise.all(targets.map((target) => target.stop()));
