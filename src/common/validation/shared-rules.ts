@@ -1,6 +1,7 @@
 import { isUuid, UUID_PATTERN } from '../ids.js';
 import { isPhoneCountry, parsePhone, PHONE_COUNTRIES, PHONE_INVALID } from '../recipient.js';
 import { isTimeZone, TIME_ZONE_NAME } from '../time-zone.js';
+import { Messages } from './messages.js';
 import { rule } from './rule.js';
 
 export const COUNTRY_INVALID = 'doit être un code pays ISO 3166-1 à deux lettres majuscules (CI, SN…)';
@@ -17,6 +18,9 @@ export const IsPhone = rule('isPhone', (value) => typeof value === 'string' && p
 export const IsTimeZone = rule('isTimeZone', (value) => isTimeZone(value) && TIME_ZONE_NAME.test(value), () => 'fuseau horaire IANA inconnu (par exemple Africa/Abidjan)', {
   pattern: TIME_ZONE_NAME.source,
 });
+
+/** A text with something other than spaces in it. */
+export const IsNotBlank = rule('isNotBlank', (value) => typeof value === 'string' && /\S/.test(value), () => Messages.notEmpty, { pattern: '\\S' });
 
 /** A list of `min` to `max` UUIDs (strict JSON: an array of strings). */
 export const IsIdList = (max: number, min = 1) =>

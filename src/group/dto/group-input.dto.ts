@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsNotBlank } from '../../common/validation/shared-rules.js';
 import { CreatedRangeQueryDto } from '../../common/list/list-query.dto.js';
 import { AtLeastOneOf } from '../../common/validation/at-least-one-of.js';
 import { Messages } from '../../common/validation/messages.js';
@@ -8,7 +9,7 @@ export class CreateGroupDto {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Clients VIP', description: 'Unique in the account, case ignored' })
   @IsDefined({ message: Messages.required })
   @IsString({ message: Messages.string })
-  @MinLength(1, { message: Messages.notEmpty })
+  @IsNotBlank()
   @MaxLength(100, { message: Messages.maxLength(100) })
   name!: string;
 
@@ -25,7 +26,7 @@ export class UpdateGroupDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100, example: 'Clients VIP 2027' })
   @IsOptional()
   @IsString({ message: Messages.string })
-  @MinLength(1, { message: Messages.notEmpty })
+  @IsNotBlank()
   @MaxLength(100, { message: Messages.maxLength(100) })
   name?: string;
 
