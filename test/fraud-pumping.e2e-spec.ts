@@ -143,4 +143,29 @@ describe('OTP fraud guard: pumping, conversion, escalation, concurrency', () => 
     expect(await calls.count('otp', tenant)).toBe(10);
     expect(await calls.balance(tenant)).toBeCloseTo(balance - 10 * 2.5, 2);
   }, 60_000);
+
+  it('reserves the sends of a busy country ahead in its row, and accepts no more than its threshold', async () => {
+    const tenant = await createTenant(t, { balance: '10000.00' });
+    await calls.setPolicy(tenant, { modes: { velocity: 'enforce' }, thresholds: { country_per_10_min: 600, prefix_per_hour: 10_000 } });
+    const counted = async () => {
+      const row = await t.database.run((sql) => sql.get<{ counts: string }>("SELECT counts FROM fraud_velocity_key WHERE account_id = ? AND kind = 'country'", [tenant.accountId]));
+      return row!.counts.split(',').reduce((sum, count) => sum + Number(count), 0);
+    };
+    const send = (n: number) => calls.send(tenant, numberOf('+225070701', n));
+    // the start of a minute, so that every send below falls in it (a reservation is good for its minute only)
+    t.clock.advance(61 - ((t.clock.now().getTime() / 1000) % 60));
+
+    // one after the other: the 1st reserves itself, the 2nd itself and one more, taken by the 3rd; then each send that
+    // reads the row reserves two more (1/256 of the room left), taken by the next two
+    for (let n = 0; n < 31; n++) await send(n).expect(200);
+    expect(await calls.count('otp', tenant)).toBe(31);
+    expect(await counted()).toBe(33);
+
+    const answers = [];
+    for (let wave = 31; wave < 650; wave += 50) answers.push(...(await Promise.all(Array.from({ length: Math.min(50, 650 - wave) }, (_, n) => send(wave + n)))));
+    expect(statuses(answers)).toEqual({ 200: 569, 403: 50 });
+    expect(new Set(answers.filter((answer) => answer.status === 403).flatMap((answer) => answer.body.data.reasons))).toEqual(new Set(['country_burst']));
+    expect(await calls.count('otp', tenant)).toBe(600);
+    expect(await counted()).toBe(600);
+  }, 120_000);
 });

@@ -16,8 +16,12 @@ describe(CountryWindow.name, () => {
   });
 
   it('adds a send to the current minute, shifted from the stored one', () => {
-    expect(CountryWindow.read({ minute: 100, counts: '4,0,0,0,0,0,0,0,0,0,0' }, at(102)).withSend()).toEqual({ minute: 102, counts: '1,0,4,0,0,0,0,0,0,0,0' });
-    expect(CountryWindow.read({ minute: null, counts: null }, at(7)).withSend()).toEqual({ minute: 7, counts: '1,0,0,0,0,0,0,0,0,0,0' });
+    expect(CountryWindow.read({ minute: 100, counts: '4,0,0,0,0,0,0,0,0,0,0' }, at(102)).withSends(1)).toEqual({ minute: 102, counts: '1,0,4,0,0,0,0,0,0,0,0' });
+    expect(CountryWindow.read({ minute: null, counts: null }, at(7)).withSends(1)).toEqual({ minute: 7, counts: '1,0,0,0,0,0,0,0,0,0,0' });
+  });
+
+  it('adds the sends reserved with one to the current minute', () => {
+    expect(CountryWindow.read({ minute: 100, counts: '4,0,0,0,0,0,0,0,0,0,0' }, at(100)).withSends(5)).toEqual({ minute: 100, counts: '9,0,0,0,0,0,0,0,0,0,0' });
   });
 
   it('counts a row written ahead of this clock as this minute', () => {

@@ -43,10 +43,10 @@ export class CountryWindow {
     return new Date((this.minute - oldest + MINUTES) * MINUTE_MS);
   }
 
-  /** The window with this send counted, as the key's row stores it. */
-  withSend(): StoredWindow {
+  /** The window with `sends` more counted in this minute, as the key's row stores it. */
+  withSends(sends: number): StoredWindow {
     const counts = [...this.counts];
-    counts[0]!++;
+    counts[0]! += sends;
     return { minute: this.minute, counts: counts.join(',') };
   }
 }

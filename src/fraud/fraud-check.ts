@@ -79,9 +79,12 @@ export class FraudCheck {
     if (this.refusal) throw this.refusal;
   }
 
-  /** Locks the rows of the send's velocity keys, to travel with the send-limit read. */
+  /** Begins the velocity counts of this attempt of the unit; locks the rows of the keys counted, to travel with the send-limit read. */
   async lockVelocityKeys(sql: Sql, now: Date): Promise<void> {
-    if (this.lockKeys && this.velocity) await this.tools.velocityKeys.lock(sql, this.scope, this.velocity.counted, now);
+    if (!this.velocity) return;
+    this.velocity.begin();
+    const counted = this.velocity.counted;
+    if (this.lockKeys && counted.length > 0) await this.tools.velocityKeys.lock(sql, this.scope, counted, now);
   }
 
   /** The velocity counts' columns for the send-limit read; undefined when velocity is off or nothing is to be read. */
@@ -127,6 +130,11 @@ export class FraudCheck {
     this.velocity?.sent(now);
     const monitored = this.monitoredFindings();
     if (monitored.length > 0 || this.madeBlock) this.tools.committed(this.scope, monitored, this.madeBlock);
+  }
+
+  /** The send ended without committing (refused, or failed). */
+  abandoned(): void {
+    this.velocity?.abandoned();
   }
 
   attemptOf(mode: AttemptMode, findings: readonly Finding[], otpId: string | null, now: Date): AttemptRecord {

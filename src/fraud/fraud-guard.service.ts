@@ -13,6 +13,7 @@ import type { ActiveBlock } from './fraud-state.js';
 import { isSafe, staticFindings, type Finding, type SendSubject } from './fraud-signals.rules.js';
 import { FraudMetrics } from './fraud.metrics.js';
 import { canonicalIp } from './ip-address.js';
+import { CountryAllowance } from './country-allowance.js';
 import { VelocityCounts } from './velocity-counts.js';
 import { VelocityKeyRepository } from './velocity-key.repository.js';
 import { VelocityMemo } from './velocity-memo.js';
@@ -45,6 +46,7 @@ export interface GuardedSend {
 export class FraudGuard {
   private readonly tools: CheckTools;
   private readonly memo = new VelocityMemo();
+  private readonly allowance = new CountryAllowance();
 
   constructor(
     private readonly database: Database,
@@ -74,7 +76,7 @@ export class FraudGuard {
     if (isSafe(state, subject, now.getTime())) return new FraudCheck(this.tools, scope, subject, null, [], null, false);
     const { modes, thresholds } = state.policy;
     const velocity =
-      modes.velocity === 'off' ? null : VelocityCounts.of(scope, subject, thresholds, modes.velocity, now, state.liftedAt('prefix', subject.prefix), this.memo);
+      modes.velocity === 'off' ? null : VelocityCounts.of(scope, subject, thresholds, modes.velocity, now, state.liftedAt('prefix', subject.prefix), this.memo, this.allowance);
     const lockKeys = this.database.dialect === 'mysql' && modes.velocity === 'enforce';
     return new FraudCheck(this.tools, scope, subject, state, staticFindings(state, subject, now), velocity, lockKeys);
   }

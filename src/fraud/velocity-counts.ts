@@ -4,6 +4,7 @@ import { CountryWindow, type StoredWindow } from './country-window.js';
 import type { FraudThresholds } from './fraud-policy.js';
 import type { FraudScope } from './fraud-state.repository.js';
 import { blockError, finding, type Finding, type SendSubject } from './fraud-signals.rules.js';
+import type { CountryAllowance } from './country-allowance.js';
 import type { VelocityMemo } from './velocity-memo.js';
 
 const HOUR_MS = 3600_000;
@@ -19,8 +20,11 @@ interface Key {
   value: string;
   limit: number;
   since: Date;
-  /** Read from the OTP table (`walk`), from the key's row by minute (`window`: a country, enforced), or known already (`over`, `under`, monitor mode). */
-  read: 'walk' | 'window' | 'over' | 'under';
+  /**
+   * Read from the OTP table (`walk`), from the key's row by minute (`window`: a country, enforced, unless this
+   * instance holds a send of it reserved: `reserved`), or known already (`over`, `under`, monitor mode).
+   */
+  read: 'walk' | 'window' | 'reserved' | 'over' | 'under';
 }
 
 /** Columns added to the send-limit read (OtpRepository.recentSends), and the parameters of their subqueries. */
@@ -72,11 +76,14 @@ const texts = new Map<string, string>();
  * ref, its prefix, its country), counted in the statement of the send-limit
  * read. Enforced, every key is counted exactly on every send, a country from
  * its counts by minute (one row, whatever the traffic), kept by the sends
- * themselves; in monitor mode, what an instance knows of a key spares its
- * count (VelocityMemo).
+ * themselves, which reserve sends ahead for this instance (CountryAllowance);
+ * in monitor mode, what an instance knows of a key spares its count
+ * (VelocityMemo).
  */
 export class VelocityCounts {
   private window: CountryWindow | null = null;
+  /** Sends of the country the current attempt reserves in its row, itself included (0: none). */
+  private reserving = 0;
 
   private constructor(
     private readonly scope: FraudScope,
@@ -85,6 +92,8 @@ export class VelocityCounts {
     private readonly mode: 'enforce' | 'monitor',
     private readonly keys: Key[],
     private readonly memo: VelocityMemo,
+    private readonly allowance: CountryAllowance,
+    private readonly at: Date,
   ) {}
 
   /** `prefixLiftedAt`: when a block of the prefix was last lifted by hand; the sends before it are not counted again. */
@@ -96,6 +105,7 @@ export class VelocityCounts {
     now: Date,
     prefixLiftedAt: Date | null,
     memo: VelocityMemo,
+    allowance: CountryAllowance,
   ): VelocityCounts | null {
     const hourAgo = new Date(now.getTime() - HOUR_MS);
     const keys: Key[] = [];
@@ -108,12 +118,23 @@ export class VelocityCounts {
     add('user', subject.userRef, thresholds.user_per_hour, hourAgo);
     add('prefix', subject.prefix, thresholds.prefix_per_hour, prefixLiftedAt && prefixLiftedAt > hourAgo ? prefixLiftedAt : hourAgo);
     add('country', subject.country, thresholds.country_per_10_min, new Date(now.getTime() - TEN_MINUTES_MS));
-    return keys.length === 0 ? null : new VelocityCounts(scope, subject, thresholds, mode, keys, memo);
+    return keys.length === 0 ? null : new VelocityCounts(scope, subject, thresholds, mode, keys, memo, allowance, now);
   }
 
-  /** The keys counted, for the rows that serialise their sends. */
+  /**
+   * An attempt of the send's unit of work begins: what an earlier attempt reserved is void, and the country is taken
+   * from this instance's reserved sends where it can be (a send taken stays with the send until it ends).
+   */
+  begin(): void {
+    this.release();
+    this.window = null;
+    const country = this.country();
+    if (country?.read === 'window' && this.allowance.take(this.allowanceKey(country), this.at)) country.read = 'reserved';
+  }
+
+  /** The keys whose rows serialise their sends: those counted, but a country whose send was reserved. */
   get counted(): Array<{ kind: VelocityKind; value: string }> {
-    return this.keys.map(({ kind, value }) => ({ kind, value }));
+    return this.keys.filter((key) => key.read !== 'reserved').map(({ kind, value }) => ({ kind, value }));
   }
 
   /** The columns of the keys to read; undefined when every key is known. */
@@ -148,21 +169,55 @@ export class VelocityCounts {
     return findings;
   }
 
-  /** The country's counts by minute with this send, once it is accepted (enforced); null when there are none to keep. */
+  /** The country's counts by minute with this send and those it reserves, once it is accepted (enforced); null when there are none to keep. */
   windowWithSend(): { value: string; window: StoredWindow } | null {
-    return this.window ? { value: this.subject.country!, window: this.window.withSend() } : null;
+    if (!this.window) return null;
+    const country = this.country()!;
+    this.reserving = this.allowance.reserve(this.allowanceKey(country), this.at, country.limit - this.window.total);
+    return { value: this.subject.country!, window: this.window.withSends(this.reserving) };
   }
 
-  /** The send was accepted: it uses the room of the keys this instance knew. */
+  /** The send was accepted: it uses the room of the keys this instance knew, and what it reserved is this instance's. */
   sent(now: Date): void {
+    const country = this.country();
+    if (country && (country.read === 'reserved' || this.reserving > 0)) {
+      const key = this.allowanceKey(country);
+      if (this.reserving > 0) this.allowance.reserved(key, this.at, this.reserving, true);
+      this.allowance.spent(key, this.at);
+      this.reserving = 0;
+    }
     if (this.mode !== 'monitor') return;
     for (const key of this.keys) this.memo.sent(memoKey(this.scope, key.kind, key.value, key.limit), now.getTime());
+  }
+
+  /** The send ended without committing: a send it took, and those its last attempt reserved, are not used. */
+  abandoned(): void {
+    this.release();
+    const country = this.country();
+    if (country?.read === 'reserved') {
+      this.allowance.giveBack(this.allowanceKey(country), this.at);
+      country.read = 'window';
+    }
+  }
+
+  private release(): void {
+    if (this.reserving === 0) return;
+    this.allowance.reserved(this.allowanceKey(this.country()!), this.at, this.reserving, false);
+    this.reserving = 0;
+  }
+
+  private country(): Key | undefined {
+    return this.keys.find((key) => key.kind === 'country');
+  }
+
+  private allowanceKey(key: Key): string {
+    return memoKey(this.scope, key.kind, key.value, key.limit);
   }
 
   /** How many sends the key had in its window, and when the window frees (null when it is not known). */
   private read(key: Key, row: VelocityRow, now: Date): { count: number; frees: Date | null } {
     if (key.read === 'over') return { count: key.limit, frees: null };
-    if (key.read === 'under') return { count: 0, frees: null };
+    if (key.read === 'under' || key.read === 'reserved') return { count: 0, frees: null };
     if (key.read === 'window') {
       this.window = CountryWindow.read({ minute: row.fraud_country_minute ?? null, counts: row.fraud_country_counts ?? null }, now);
       return { count: this.window.total, frees: this.window.frees };

@@ -112,7 +112,14 @@ export class SendOtp {
     const code = generateCode(request.otpType, request.otpLength);
     const expiresAt = addSeconds(now, request.expirySeconds);
     const issue: Issue = { uniqId, code, expiresAt, lot: newLot(), now, answer: { uniq_id: uniqId, code, expires_at: toUnixSeconds(expiresAt) } };
-    return (sql) => this.write(sql, principal, request, issue, fraud);
+    return async (sql) => {
+      try {
+        return await this.write(sql, principal, request, issue, fraud);
+      } catch (error) {
+        fraud.abandoned();
+        throw error;
+      }
+    };
   }
 
   private async write(sql: Sql, principal: Principal, request: SendRequest, issue: Issue, fraud: FraudCheck): Promise<Charge<OtpSendResultDto>> {

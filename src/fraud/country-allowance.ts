@@ -1,0 +1,81 @@
+import { TtlCache } from '../common/ttl-cache.js';
+
+const MINUTE_MS = 60_000;
+/** The most sends of a key one instance holds reserved, granted or on their way. */
+const MAX_RESERVED = 64;
+/** A reservation takes at most this share of the room its key has left: near its threshold, a send reserves itself alone. */
+const ROOM_SHARE = 1 / 256;
+const CAPACITY = 100_000;
+
+interface Lease {
+  minute: number;
+  /** Reserved in the key's row for this minute, not yet taken by a send. */
+  left: number;
+  /** Sends of this minute that committed: how fast this instance sends to the key. */
+  spent: number;
+  /** Reserved by units that have not committed yet. */
+  reserving: number;
+}
+
+/**
+ * Enforced country bursts without a write to the country's row on every send
+ * (which on MariaDB would make all of an account's sends to a country wait for
+ * each other's commit). A send that reads the row reserves, in the row's count
+ * of the current minute, itself and a few sends more, which this instance then
+ * makes without reading or writing the row. The reservation counts against the
+ * threshold at once, and is good for its minute only, so that each send is
+ * counted in the minute it was made: the threshold is never exceeded. What a
+ * minute leaves unused counts though never sent, so a busy key may be refused
+ * a little early: reservations are no larger than the sends this instance made
+ * to the key in the minute so far, 1/256 of the room left, and 64 in all per
+ * instance; under a threshold of 256 every send reserves itself alone.
+ */
+export class CountryAllowance {
+  private readonly leases = new TtlCache<Lease>(MINUTE_MS, CAPACITY);
+
+  /** Takes one of the sends reserved for the key in this minute; false when none is left. */
+  take(key: string, at: Date): boolean {
+    const lease = this.lease(key, at);
+    if (lease.left === 0) return false;
+    lease.left--;
+    return true;
+  }
+
+  /** A send taken by a unit that did not commit goes back to the lease. */
+  giveBack(key: string, at: Date): void {
+    this.lease(key, at).left++;
+  }
+
+  /** How many sends a send that read the row reserves with itself, given the room its key has left (at least 1). */
+  reserve(key: string, at: Date, room: number): number {
+    const lease = this.lease(key, at);
+    const more = Math.min(lease.spent, Math.floor(room * ROOM_SHARE), MAX_RESERVED - lease.left - lease.reserving - 1);
+    const count = 1 + Math.max(0, more);
+    lease.reserving += count;
+    return count;
+  }
+
+  /** The unit that reserved `count` sends ended; if it committed, they are this instance's but its own. */
+  reserved(key: string, at: Date, count: number, committed: boolean): void {
+    const lease = this.lease(key, at);
+    lease.reserving = Math.max(0, lease.reserving - count);
+    if (committed) lease.left += count - 1;
+  }
+
+  /** A send of the key committed. */
+  spent(key: string, at: Date): void {
+    this.lease(key, at).spent++;
+  }
+
+  /** The key's lease for the minute of `at`: a new minute starts with nothing reserved, and nothing is kept for a past one. */
+  private lease(key: string, at: Date): Lease {
+    const minute = minuteOf(at);
+    const known = this.leases.get(key, at.getTime());
+    if (known?.minute === minute) return known;
+    const lease = { minute, left: 0, spent: 0, reserving: 0 };
+    if (known === undefined || known.minute < minute) this.leases.set(key, lease, at.getTime());
+    return lease;
+  }
+}
+
+const minuteOf = (at: Date): number => Math.floor(at.getTime() / MINUTE_MS);
