@@ -24,12 +24,40 @@ describe(CountryAllowance.name, () => {
     expect(readAndCommit(allowance, at(3))).toBe(4);
   });
 
-  it('holds at most 64 sends of a key, reserved or on their way', () => {
+  it('holds at most 256 sends of a key, reserved or on their way', () => {
     const allowance = new CountryAllowance();
-    for (let n = 0; n < 100; n++) allowance.spent('k', at(0));
+    for (let n = 0; n < 1_000; n++) allowance.spent('k', at(0));
     const first = allowance.reserve('k', at(0), ROOMY);
     const second = allowance.reserve('k', at(0), ROOMY);
-    expect([first, second]).toEqual([64, 1]);
+    expect([first, second]).toEqual([256, 1]);
+  });
+
+  it('has a send that finds none left wait for the reservation on its way, not for the row', async () => {
+    const allowance = new CountryAllowance();
+    expect(allowance.lent('k', at(0))).toBeNull();
+    allowance.spent('k', at(0));
+    allowance.spent('k', at(0));
+    const count = allowance.reserve('k', at(0), ROOMY);
+    let resumed = false;
+    const waiting = allowance.lent('k', at(0))!.then(() => (resumed = true));
+    await Promise.resolve();
+    expect(resumed).toBe(false);
+    allowance.reserved('k', at(0), count, true);
+    await waiting;
+    expect([allowance.take('k', at(0)), allowance.take('k', at(0)), allowance.take('k', at(0))]).toEqual([true, true, false]);
+  });
+
+  it('lets the waiting sends go on when the reservation fails, and when the minute ends', async () => {
+    const allowance = new CountryAllowance();
+    allowance.spent('k', at(0));
+    const count = allowance.reserve('k', at(0), ROOMY);
+    const failed = allowance.lent('k', at(0))!;
+    allowance.reserved('k', at(0), count, false);
+    await failed;
+    allowance.reserve('k', at(0), ROOMY);
+    const lapsed = allowance.lent('k', at(0))!;
+    expect(allowance.lent('k', at(60))).toBeNull();
+    await lapsed;
   });
 
   it('reserves a send alone near the threshold, and 1/256 of the room at most', () => {

@@ -77,6 +77,7 @@ export class FraudGuard {
     const { modes, thresholds } = state.policy;
     const velocity =
       modes.velocity === 'off' ? null : VelocityCounts.of(scope, subject, thresholds, modes.velocity, now, state.liftedAt('prefix', subject.prefix), this.memo, this.allowance);
+    await velocity?.lent();
     const lockKeys = this.database.dialect === 'mysql' && modes.velocity === 'enforce';
     return new FraudCheck(this.tools, scope, subject, state, staticFindings(state, subject, now), velocity, lockKeys);
   }

@@ -121,6 +121,12 @@ export class VelocityCounts {
     return keys.length === 0 ? null : new VelocityCounts(scope, subject, thresholds, mode, keys, memo, allowance, now);
   }
 
+  /** Once the country's sends on their way to this instance are known, when it has none left (before the send's unit of work). */
+  lent(): Promise<void> | null {
+    const country = this.country();
+    return country?.read === 'window' ? this.allowance.lent(this.allowanceKey(country), this.at) : null;
+  }
+
   /**
    * An attempt of the send's unit of work begins: what an earlier attempt reserved is void, and the country is taken
    * from this instance's reserved sends where it can be (a send taken stays with the send until it ends).

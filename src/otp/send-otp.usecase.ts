@@ -95,16 +95,22 @@ export class SendOtp {
    * which is not kept for a retry.
    */
   async execute(principal: Principal, dto: SendOtpDto, idempotency?: IdempotentRequest): Promise<OtpSendResultDto> {
+    let fraud: FraudCheck | undefined;
     try {
-      return await this.charged.run(principal.accountId, idempotency, () => this.prepare(principal, dto));
+      return await this.charged.run(principal.accountId, idempotency, async () => {
+        const prepared = await this.prepare(principal, dto);
+        fraud = prepared.fraud;
+        return prepared.unit;
+      });
     } catch (error) {
+      fraud?.abandoned();
       if (error instanceof FraudRefusal) throw await this.fraud.refuse(error, this.clock.now());
       throw error;
     }
   }
 
   /** The request read, the guard's check begun, its code drawn and its answer made; then the unit that writes the send. */
-  private async prepare(principal: Principal, dto: SendOtpDto): Promise<ChargedUnit<OtpSendResultDto>> {
+  private async prepare(principal: Principal, dto: SendOtpDto): Promise<{ fraud: FraudCheck; unit: ChargedUnit<OtpSendResultDto> }> {
     const request = toSendRequest(dto);
     const now = this.clock.now();
     const fraud = await this.fraud.check({ accountId: principal.accountId, sandbox: principal.test }, request, now);
@@ -112,14 +118,7 @@ export class SendOtp {
     const code = generateCode(request.otpType, request.otpLength);
     const expiresAt = addSeconds(now, request.expirySeconds);
     const issue: Issue = { uniqId, code, expiresAt, lot: newLot(), now, answer: { uniq_id: uniqId, code, expires_at: toUnixSeconds(expiresAt) } };
-    return async (sql) => {
-      try {
-        return await this.write(sql, principal, request, issue, fraud);
-      } catch (error) {
-        fraud.abandoned();
-        throw error;
-      }
-    };
+    return { fraud, unit: (sql) => this.write(sql, principal, request, issue, fraud) };
   }
 
   private async write(sql: Sql, principal: Principal, request: SendRequest, issue: Issue, fraud: FraudCheck): Promise<Charge<OtpSendResultDto>> {
