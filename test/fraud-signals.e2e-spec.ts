@@ -210,6 +210,25 @@ describe('OTP fraud guard: signals', () => {
       await calls.send(tenant, ciNumber('+225079999', 7), { [field]: value }).expect(200);
     });
 
+    it('refuses an address over its threshold since monitor mode until enough of its sends have left the window', async () => {
+      const tenant = await createTenant(t);
+      await calls.setPolicy(tenant, { thresholds: { ip_per_hour: 2 } });
+      for (let n = 0; n < 4; n++) {
+        await calls.send(tenant, ciNumber(`+22505${n}${n}${n}${n}`, n), { client_ip: '198.51.100.6' }).expect(200);
+        t.clock.advance(60);
+      }
+      await calls.setPolicy(tenant, { modes: { velocity: 'enforce' } });
+
+      const res = await calls.send(tenant, ciNumber('+225059999', 2), { client_ip: '198.51.100.6' });
+
+      // four sends at 0, 1, 2 and 3 minutes ago: under the threshold of 2 once the second newest has left
+      expect(res.body.data.reasons).toEqual(['ip_velocity']);
+      expect(retryAfter(res)).toBeGreaterThan(HOUR - 120 - 5);
+      expect(retryAfter(res)).toBeLessThanOrEqual(HOUR - 120);
+      t.clock.advance(HOUR - 120 + 1);
+      await calls.send(tenant, ciNumber('+225059999', 2), { client_ip: '198.51.100.6' }).expect(200);
+    });
+
     it('records the fourth send of the hour from one address in monitor mode, and sends it', async () => {
       const tenant = await createTenant(t);
       await calls.setPolicy(tenant, { thresholds: { ip_per_hour: 3 } });
@@ -291,9 +310,10 @@ describe('OTP fraud guard: signals', () => {
       expect(retryAfter(res)).toBeGreaterThan(595);
       expect(retryAfter(res)).toBeLessThanOrEqual(660);
       await calls.send(tenant, SN).expect(200);
-      t.clock.advance(retryAfter(res)! - 1);
+      // Retry-After is rounded up to a second: 2 s short of it leaves at least a second to the window's end
+      t.clock.advance(retryAfter(res)! - 2);
       expect((await calls.send(tenant, ciNumber('+225079999', 1))).status).toBe(403);
-      t.clock.advance(2);
+      t.clock.advance(3);
       await calls.send(tenant, ciNumber('+225079999', 1)).expect(200);
     });
   });

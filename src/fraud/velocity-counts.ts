@@ -21,10 +21,11 @@ interface Key {
   limit: number;
   since: Date;
   /**
-   * Read from the OTP table (`walk`), from the key's row by minute (`window`: a country, enforced, unless this
-   * instance holds a send of it reserved: `reserved`), or known already (`over`, `under`, monitor mode).
+   * Read from the OTP table: counted (`walk`), or only whether it holds the threshold's worth (`nth`: an address or
+   * a user ref, enforced); from the key's row by minute (`window`: a country, enforced, unless this instance holds a
+   * send of it reserved: `reserved`); or known already (`over`, `under`, monitor mode).
    */
-  read: 'walk' | 'window' | 'reserved' | 'over' | 'under';
+  read: 'walk' | 'nth' | 'window' | 'reserved' | 'over' | 'under';
 }
 
 /** Columns added to the send-limit read (OtpRepository.recentSends), and the parameters of their subqueries. */
@@ -36,14 +37,19 @@ export interface RideAlong {
 export interface VelocityRow {
   fraud_ip_count?: number | string;
   fraud_ip_oldest?: string | Date | null;
+  fraud_ip_nth?: string | Date | null;
   fraud_user_count?: number | string;
   fraud_user_oldest?: string | Date | null;
+  fraud_user_nth?: string | Date | null;
   fraud_prefix_count?: number | string;
   fraud_country_count?: number | string;
   fraud_country_oldest?: string | Date | null;
   fraud_country_minute?: number | string | null;
   fraud_country_counts?: string | null;
 }
+
+/** How each key is read when enforced: a prefix counts its distinct numbers, a country keeps its counts by minute. */
+const ENFORCED_READ: Record<VelocityKind, Key['read']> = { ip: 'nth', user: 'nth', prefix: 'walk', country: 'window' };
 
 /** The column of each key's OTPs in the `otp` table, each served by an index ending in `created_at` (migration OtpFraudGuard). */
 const COLUMN: Record<VelocityKind, string> = { ip: 'client_ip', user: 'user_ref', prefix: 'prefix', country: 'country' };
@@ -53,8 +59,10 @@ const COLUMN: Record<VelocityKind, string> = { ip: 'client_ip', user: 'user_ref'
  * its index, up to one past the threshold, so that a key under attack costs
  * no more than one at its limit (the cap is written in the text: SQLite reads
  * a bound LIMIT row by row); a prefix counts its distinct numbers other than
- * the recipient; the oldest OTP of the window says when it frees. A window
- * reads the key's counts by minute from its row.
+ * the recipient; the oldest OTP of the window says when it frees. An `nth`
+ * reads, newest first, the OTP that makes the threshold, which says both that
+ * the key is at it and when it frees, in one subquery. A window reads the
+ * key's counts by minute from its row.
  */
 function subqueries(key: Key): string {
   if (key.read === 'window') {
@@ -62,6 +70,9 @@ function subqueries(key: Key): string {
     return `(SELECT minute ${row}) AS fraud_country_minute, (SELECT counts ${row}) AS fraud_country_counts`;
   }
   const where = `account_id = ? AND is_test = ? AND ${COLUMN[key.kind]} = ? AND created_at > ?`;
+  if (key.read === 'nth') {
+    return `(SELECT created_at FROM otp WHERE ${where} ORDER BY created_at DESC LIMIT 1 OFFSET ${Math.trunc(key.limit) - 1}) AS fraud_${key.kind}_nth`;
+  }
   const cap = Math.trunc(key.limit) + 1;
   if (key.kind === 'prefix') {
     return `(SELECT COUNT(*) FROM (SELECT DISTINCT recipient FROM otp WHERE ${where} AND recipient <> ? LIMIT ${cap}) c) AS fraud_prefix_count`;
@@ -112,7 +123,7 @@ export class VelocityCounts {
     const add = (kind: VelocityKind, value: string | null, limit: number, since: Date) => {
       if (value === null) return;
       const known = mode === 'monitor' ? memo.recall(memoKey(scope, kind, value, limit), now.getTime()) : undefined;
-      keys.push({ kind, value, limit, since, read: known ?? (mode === 'enforce' && kind === 'country' ? 'window' : 'walk') });
+      keys.push({ kind, value, limit, since, read: known ?? (mode === 'monitor' ? 'walk' : ENFORCED_READ[kind]) });
     };
     add('ip', subject.clientIp, thresholds.ip_per_hour, hourAgo);
     add('user', subject.userRef, thresholds.user_per_hour, hourAgo);
@@ -145,7 +156,7 @@ export class VelocityCounts {
 
   /** The columns of the keys to read; undefined when every key is known. */
   rideAlong(): RideAlong | undefined {
-    const read = this.keys.filter((key) => key.read === 'walk' || key.read === 'window');
+    const read = this.keys.filter((key) => key.read === 'walk' || key.read === 'nth' || key.read === 'window');
     if (read.length === 0) return undefined;
     const shape = read.map((key) => `${key.kind}:${key.read}:${key.limit}`).join(',');
     let columns = texts.get(shape);
@@ -158,6 +169,7 @@ export class VelocityCounts {
       const key = [this.scope.accountId, this.scope.sandbox, value];
       const where = [...key, since];
       if (how === 'window') params.push(...key, ...key);
+      else if (how === 'nth') params.push(...where);
       else if (kind === 'prefix') params.push(...where, this.subject.recipient);
       else params.push(...where, ...where);
     }
@@ -224,6 +236,10 @@ export class VelocityCounts {
   private read(key: Key, row: VelocityRow, now: Date): { count: number; frees: Date | null } {
     if (key.read === 'over') return { count: key.limit, frees: null };
     if (key.read === 'under' || key.read === 'reserved') return { count: 0, frees: null };
+    if (key.read === 'nth') {
+      const nth = readTime(row[`fraud_${key.kind as 'ip' | 'user'}_nth`] ?? null);
+      return nth ? { count: key.limit, frees: new Date(nth.getTime() + HOUR_MS) } : { count: 0, frees: null };
+    }
     if (key.read === 'window') {
       this.window = CountryWindow.read({ minute: row.fraud_country_minute ?? null, counts: row.fraud_country_counts ?? null }, now);
       return { count: this.window.total, frees: this.window.frees };

@@ -1,5 +1,6 @@
 import { callInstance, countByStatus, createAccount as newAccount, type InstanceAnswer } from '../support/instance-calls.js';
 import { productionEnv, startInstances, type ServerProcess } from '../support/processes.js';
+import { queryServerDatabase } from '../support/server-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { until } from '../support/until.js';
 
@@ -88,4 +89,24 @@ describe('OTP fraud guard on two instances sharing one MariaDB', () => {
     expect(countByStatus(answers)).toEqual({ 200: 10, 403: 40 });
     for (const answer of answers.filter((each) => each.status === 403)) expect(answer.body.data.reasons).toEqual(['ip_velocity']);
   }, 60_000);
+
+  it('accepts no more than the threshold of a busy country through two instances each reserving sends ahead', async () => {
+    const account = newAccount(env, 'Pays chargé', '5000');
+    const policy = { modes: { velocity: 'enforce' }, thresholds: { country_per_10_min: 600, prefix_per_hour: 10_000 } };
+    expect((await call(0, account, 'PUT', '/v1/fraud/policy', policy)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2 * REFRESH_MS)); // the second instance has read it
+
+    const answers: InstanceAnswer[] = [];
+    for (let wave = 0; wave < 700; wave += 50) {
+      answers.push(...(await Promise.all(Array.from({ length: 50 }, (_, n) => send(n, account, numberOf('+225070702', wave + n))))));
+    }
+    const [row] = await queryServerDatabase(env, "SELECT counts FROM fraud_velocity_key WHERE account_id = ? AND kind = 'country'", [account.account_id]);
+    const counted = String(row!.counts).split(',').reduce((sum, count) => sum + Number(count), 0);
+
+    // a reservation left when a minute ends counts though never sent: a send or two of each instance's
+    expect(countByStatus(answers)[200]).toBeGreaterThanOrEqual(596);
+    expect(countByStatus(answers)[200]).toBeLessThanOrEqual(600);
+    expect(counted).toBe(600);
+    for (const answer of answers.filter((each) => each.status !== 200)) expect(answer.body.data.reasons).toEqual(['country_burst']);
+  }, 120_000);
 });
