@@ -37,7 +37,8 @@ describe('compose.cluster.yaml', () => {
   const send = (key: string, to: string) => call('/v1/otp/send', key, { channel: 'SMS', to, message: MESSAGE });
   /**
    * A send as a careful client makes it through a load balancer: with an Idempotency-Key, sent again with the same key
-   * when the connection closes without an answer (an instance that stops may close one it had not read yet).
+   * after a short pause, growing, when the connection closes without an answer (an instance that stops may close one
+   * it had not read yet, until the balancer's health check takes it out, within two seconds).
    */
   const sendRetried = async (key: string, to: string): Promise<InstanceAnswer> => {
     const idempotencyKey = randomUUID();
@@ -45,7 +46,8 @@ describe('compose.cluster.yaml', () => {
       try {
         return await call('/v1/otp/send', key, { channel: 'SMS', to, message: MESSAGE }, idempotencyKey);
       } catch (error) {
-        if (!(error instanceof TypeError) || attempt === 3) throw error;
+        if (!(error instanceof TypeError) || attempt === 5) throw error;
+        await sleep(250 * attempt);
       }
     }
   };
