@@ -55,7 +55,11 @@ describe('a server with two worker processes', () => {
   it('says that it serves once both processes listen, and serves through both', async () => {
     expect(server.stdout()).toContain('with 2 workers');
     const account = createAccount('Both Workers', '0');
-    await Promise.all(Array.from({ length: 40 }, () => call('GET', '/v1/account', account.api_key)));
+    // the primary hands connections to the processes in turn; a batch may still land on one, so batches until both served
+    await waitFor(async () => {
+      await Promise.all(Array.from({ length: 40 }, () => call('GET', '/v1/account', account.api_key)));
+      return pidsOf(server.stdout(), `"accountId":"${account.account_id}"`).size === 2;
+    }, 20_000, 100);
     expect(pidsOf(server.stdout(), `"accountId":"${account.account_id}"`).size).toBe(2);
   }, 60_000);
 
