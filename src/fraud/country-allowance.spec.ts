@@ -60,6 +60,12 @@ describe(CountryAllowance.name, () => {
     await lapsed;
   });
 
+  it('holds ahead no more than its cap however many sends read the row at once', () => {
+    const allowance = new CountryAllowance();
+    for (let n = 0; n < 100; n++) allowance.spent('k', at(0));
+    expect(Array.from({ length: 5 }, () => allowance.reserve('k', at(0), 600))).toEqual([3, 1, 1, 1, 1]);
+  });
+
   it('reserves a send alone near the threshold, and 1/256 of the room at most', () => {
     const allowance = new CountryAllowance();
     for (let n = 0; n < 100; n++) allowance.spent('k', at(0));

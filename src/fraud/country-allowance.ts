@@ -1,7 +1,7 @@
 import { TtlCache } from '../common/ttl-cache.js';
 
 const MINUTE_MS = 60_000;
-/** The most sends of a key one instance holds reserved, granted or on their way. */
+/** The most sends of a key one instance holds reserved, its own and those ahead, granted or on their way. */
 const MAX_RESERVED = 256;
 /** A reservation takes at most this share of the room its key has left: near its threshold, a send reserves itself alone. */
 const ROOM_SHARE = 1 / 256;
@@ -33,10 +33,10 @@ interface Lease {
  * reservation counts against the threshold at once, and is good for its minute
  * only, so that each send is counted in the minute it was made: the threshold
  * is never exceeded. What a minute leaves unused counts though never sent, so a
- * busy key may be refused a little early: reservations are no larger than the
- * sends this instance made to the key in the minute so far, 1/256 of the room
- * left, and 256 in all per instance; under a threshold of 256 every send
- * reserves itself alone.
+ * busy key may be refused a little early: what an instance holds ahead, lent
+ * or on its way, is no more than the sends it made to the key in the minute so
+ * far, 1/256 of the room left, and 255, however many of its sends read the row
+ * at once; under a threshold of 256 every send reserves itself alone.
  */
 export class CountryAllowance {
   private readonly leases = new TtlCache<Lease>(MINUTE_MS, CAPACITY);
@@ -67,7 +67,8 @@ export class CountryAllowance {
   /** How many sends a send that read the row reserves with itself, given the room its key has left (at least 1). */
   reserve(key: string, at: Date, room: number): number {
     const lease = this.lease(key, at);
-    const more = Math.max(0, Math.min(lease.spent, Math.floor(room * ROOM_SHARE), MAX_RESERVED - lease.left - lease.reserving - 1));
+    const ahead = Math.min(lease.spent, Math.floor(room * ROOM_SHARE), MAX_RESERVED - 1);
+    const more = Math.max(0, Math.min(ahead - lease.left - lease.lending, MAX_RESERVED - lease.left - lease.reserving - 1));
     lease.reserving += 1 + more;
     lease.lending += more;
     return 1 + more;
