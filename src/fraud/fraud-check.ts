@@ -80,7 +80,7 @@ export class FraudCheck {
   }
 
   /** Begins the velocity counts of this attempt of the unit; locks the rows of the keys counted, to travel with the send-limit read. */
-  async lockVelocityKeys(sql: Sql, now: Date): Promise<void> {
+  async beginVelocityCounts(sql: Sql, now: Date): Promise<void> {
     if (!this.velocity) return;
     this.velocity.begin();
     const counted = this.velocity.counted;

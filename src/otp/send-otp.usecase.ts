@@ -135,7 +135,7 @@ export class SendOtp {
     fraud.refuseIfBlocked();
 
     await this.otps.claimRecipient(sql, principal.accountId, request.recipient, uniqId, now);
-    await fraud.lockVelocityKeys(sql, now);
+    await fraud.beginVelocityCounts(sql, now);
     const aliveSince = addSeconds(now, -MAX_EXPIRY_SECONDS);
     const earlierCodes = await this.enforceSendLimit(sql, principal.accountId, request.recipient, now, aliveSince, fraud);
     await this.otps.insert(sql, {
