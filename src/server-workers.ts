@@ -34,7 +34,7 @@ export function startsWorkers(): boolean {
 export async function superviseWorkers(): Promise<void> {
   const logger = applicationLogger();
   const count = serverWorkers();
-  const { PORT } = parseEnvironment(process.env);
+  const { PORT, SHUTDOWN_DRAIN_MS } = parseEnvironment(process.env);
   const { default: dataSource } = await import('./database/data-source.js');
   await dataSource.initialize();
   await dataSource.runMigrations();
@@ -73,7 +73,7 @@ export async function superviseWorkers(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    setTimeout(() => stop(signal), SHUTDOWN_DEADLINE_MS).unref();
+    setTimeout(() => stop(signal), SHUTDOWN_DRAIN_MS + SHUTDOWN_DEADLINE_MS).unref();
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     if (running === 0) process.exit(1);
   };

@@ -127,6 +127,46 @@ describe('SIGTERM with requests in flight', () => {
   }, 30_000);
 });
 
+describe('SIGTERM with SHUTDOWN_DRAIN_MS', () => {
+  const DRAIN_MS = 2000;
+  let service: Awaited<ReturnType<typeof startService>>;
+  const health = async () => {
+    const response = await fetch(`http://127.0.0.1:${service.port}/health`);
+    return { status: response.status, body: (await response.json()) as { data?: unknown } };
+  };
+
+  beforeAll(async () => {
+    service = await startService({ SHUTDOWN_DRAIN_MS: String(DRAIN_MS) });
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.server?.stop('SIGKILL');
+    service?.agent.destroy();
+    await service?.database.drop();
+  }, 30_000);
+
+  it('fails readiness at once while it still serves for the drain, then closes its listener and exits 0', async () => {
+    const { port } = service;
+    expect((await health()).status).toBe(200);
+
+    const signalled = Date.now();
+    const exit = service.server!.stop('SIGTERM');
+    const draining = await until(health, (answer) => answer.status === 503, 1000, 20);
+    const live = await fetch(`http://127.0.0.1:${port}/health/live`);
+    const sent = await service.send(recipient(200));
+    const servingUntil = Date.now();
+    await until(() => refusesConnections(port), Boolean, DRAIN_MS + 5000, 20);
+    const closedAfterMs = Date.now() - signalled;
+
+    expect(draining.body).toEqual({ status: 503, message: 'service_indisponible', data: { database: { status: 'up' }, outbox: { status: 'up' }, shutdown: { status: 'down' } } });
+    expect(live.status).toBe(200);
+    expect(sent).toBe(200);
+    expect(servingUntil - signalled).toBeLessThan(DRAIN_MS);
+    expect(closedAfterMs).toBeGreaterThanOrEqual(DRAIN_MS);
+    expect(await exit).toBe(0);
+  }, 30_000);
+});
+
 describe('SIGTERM while the dispatcher waits on the SMSC', () => {
   const smsc = new FakeSmsc();
   const phones = recipients(100);

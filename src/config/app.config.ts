@@ -8,6 +8,7 @@ export const appConfig = registerAs('app', () => {
     production: env.NODE_ENV === 'production',
     port: env.PORT,
     host: env.HOST,
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     /** The base of every absolute URL the service writes, without a trailing slash. */
     publicUrl: publicUrl(env),
     dataDir: env.DATA_DIR,

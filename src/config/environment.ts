@@ -32,6 +32,12 @@ export class EnvironmentVariables {
   @IsString()
   HOST = '0.0.0.0';
 
+  /** After SIGTERM, how long readiness fails while requests are still served, before the listener closes. */
+  @IsInt()
+  @Min(0)
+  @Max(60000)
+  SHUTDOWN_DRAIN_MS = 0;
+
   @IsIn(['sqlite', 'mysql'])
   DB_TYPE: 'sqlite' | 'mysql' = 'sqlite';
 

@@ -6,6 +6,7 @@ import { ApiFailure } from '../common/envelope/api-failure.decorator.js';
 import { RespondWith } from '../common/envelope/respond-with.decorator.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { DeliveryHealth } from './delivery.health.js';
+import { ShutdownDrain } from './shutdown-drain.js';
 
 @ApiTags('Health')
 @Public()
@@ -15,6 +16,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly delivery: DeliveryHealth,
+    private readonly drain: ShutdownDrain,
   ) {}
 
   @Get('live')
@@ -27,7 +29,8 @@ export class HealthController {
     summary: 'The service can serve and deliver',
     description:
       'Its database answers; when SMS go over SMPP, every route has a healthy connector (`smpp`, with each ' +
-      'connector under a routing file); the oldest message not yet handed over has waited no longer than `OUTBOX_MAX_AGE_SECONDS`.',
+      'connector under a routing file); the oldest message not yet handed over has waited no longer than `OUTBOX_MAX_AGE_SECONDS`; ' +
+      'the instance is not stopping (`shutdown` is down for `SHUTDOWN_DRAIN_MS` after SIGTERM, while it still serves).',
   })
   @RespondWith(200, 'OK')
   @ApiFailure(503, 'service_indisponible', 'A dependency is down; `data` tells which')
@@ -46,10 +49,12 @@ export class HealthController {
   private async check(): Promise<HealthCheckResult> {
     try {
       const smpp = this.delivery.smpp();
+      const shutdown = this.drain.indicator();
       return await this.health.check([
         () => this.database.pingCheck('database', { timeout: 2000 }),
         () => this.delivery.outboxAge(),
         ...(smpp ? [smpp] : []),
+        ...(shutdown ? [shutdown] : []),
       ]);
     } catch (error) {
       if (error instanceof ServiceUnavailableException) {

@@ -4,10 +4,11 @@ import { DeliveryModule } from '../delivery/delivery.module.js';
 import { RoutingModule } from '../routing/routing.module.js';
 import { DeliveryHealth } from './delivery.health.js';
 import { HealthController } from './health.controller.js';
+import { ShutdownDrain } from './shutdown-drain.js';
 
 @Module({
   imports: [TerminusModule, DeliveryModule, RoutingModule],
   controllers: [HealthController],
-  providers: [DeliveryHealth],
+  providers: [DeliveryHealth, ShutdownDrain],
 })
 export class HealthModule {}
