@@ -27,7 +27,8 @@
 // `route, ours, floor, ratio` (lib/report.mjs: each figure of the targets at the last connection count), and writes
 // `{db, rows, details}` to bench/results/<time>.json and bench/results/latest.json. Each run starts once the
 // dispatcher has handed over the messages of the sends before it and the process measured has been idle for half a second
-// (the receipts and events those sends left done).
+// (the receipts and events those sends left done), and so has the MariaDB server (its purge and flushing done). The
+// OTP send's three fraud guard accounts are measured in an order turned by one each round.
 // The OTP send is also measured for an account with the fraud guard off and one with every velocity rule enforced (each
 // request from an end user of its own), each read against the send with the default policy of the same run.
 // POST /sms/send is measured with one recipient (beside the OTP send), the same with every message's events POSTed to a
@@ -66,13 +67,13 @@
 // the baseline at the last of --connections, beside the send's ratio without a routing file.
 // Then POST /sms/send beside Kannel (lib/kannel.mjs), both asking the same SMSC for receipts: one recipient a request and
 // 1,000 a request, in turn, accepted per second.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addressBookPaging, fillAddressBook } from './lib/address-book.mjs';
 import { fill } from './lib/fill.mjs';
-import { FRAUD_SEND, fraudScenarios, printFraudGuard } from './lib/fraud-guard.mjs';
+import { FRAUD_SEND, fraudScenarios, inRoundOrder, printFraudGuard } from './lib/fraud-guard.mjs';
 import { baseline, harvest, measure, nextRecipient, outboxDrained, ours } from './lib/load.mjs';
 import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, SERVICE_NODE_FLAGS, settled, startNode } from './lib/processes.mjs';
 import { campaignThroughput } from './lib/campaigns.mjs';
@@ -200,7 +201,7 @@ async function benchDatabase(db) {
   if (db === 'mysql') {
     const bufferPool = bufferPoolMb ? { MARIADB_EXTRA_ARGS: `--innodb-buffer-pool-size=${Number(bufferPoolMb)}M` } : {};
     mariadb('start', { ...MARIADB, MARIADB_FAST: '0', ...bufferPool });
-    mysql = { host: '127.0.0.1', port: MARIADB.MARIADB_PORT, user: 'app', password: 'app' };
+    mysql = { host: '127.0.0.1', port: MARIADB.MARIADB_PORT, user: 'app', password: 'app', pid: Number(readFileSync(join(MARIADB.MARIADB_DATADIR, 'mariadb.pid'), 'utf8')) };
     await recreateDatabases(mysql, ['app_bench', 'app_baseline', 'app_floor']);
   }
   const oursEnv = {
@@ -324,9 +325,11 @@ async function benchDatabase(db) {
   const run = async (target, table, name, key, requestFor, connections) => {
     const request = await requestFor(key);
     if (request === null) return console.log(`${target.name.padEnd(8)} ${name.padEnd(22)} c=${String(connections).padStart(2)} skipped: no OTP to verify was sent`);
-    // each run starts on a quiet server: the messages of the sends before it handed over, and what they left done
+    // each run starts on a quiet server: the messages of the sends before it handed over, and what they left done;
+    // and on a quiet database server, whose purge and flushing after a run would otherwise weigh on the next one
     if (target === server) await outboxDrained(server.url, METRICS_TOKEN);
     await settled(target.pid);
+    if (mysql.pid) await settled(mysql.pid);
     const rss = rssSampler(target.pid);
     const figures = await measure(target.url, [request], { connections, duration });
     figures.rss_mb = rss.stop();
@@ -357,7 +360,7 @@ async function benchDatabase(db) {
     await warmUp(scenarios);
     for (const connections of connectionCounts) {
       for (let round = 0; round < rounds; round++) {
-        for (const scenario of scenarios) {
+        for (const scenario of inRoundOrder(scenarios, round)) {
           await run(server, result.scenarios, scenario.name, `${scenario.name} ${connections}`, scenario.run, connections);
           await scenario.settle?.();
           if (scenario.floor) await run(floor, result.floor, scenario.floor, `floor ${scenario.floor} ${connections}`, floors[scenario.floor], connections);
