@@ -41,6 +41,12 @@ async function startService(extraEnv: Record<string, string> = {}) {
       request.end(body);
       return answered.then(({ status }) => status, () => 0);
     },
+    /** Kills the server and removes its database. */
+    async remove() {
+      await service.server?.stop('SIGKILL');
+      agent.destroy();
+      await database.drop();
+    },
     /** SIGTERM, then the exit code and how long the process took to exit. */
     async terminate(): Promise<{ code: number | null; withinDeadline: boolean }> {
       const signalled = Date.now();
@@ -97,11 +103,7 @@ describe('SIGTERM with requests in flight', () => {
     service = await startService();
   }, 60_000);
 
-  afterAll(async () => {
-    await service?.server?.stop('SIGKILL');
-    service?.agent.destroy();
-    await service?.database.drop();
-  }, 30_000);
+  afterAll(() => service?.remove(), 30_000);
 
   it('answers every request it took, refuses new connections, and exits 0 within 8 s', async () => {
     const { port, account } = service;
@@ -139,11 +141,7 @@ describe('SIGTERM with SHUTDOWN_DRAIN_MS', () => {
     service = await startService({ SHUTDOWN_DRAIN_MS: String(DRAIN_MS) });
   }, 60_000);
 
-  afterAll(async () => {
-    await service?.server?.stop('SIGKILL');
-    service?.agent.destroy();
-    await service?.database.drop();
-  }, 30_000);
+  afterAll(() => service?.remove(), 30_000);
 
   it('fails readiness at once while it still serves for the drain, then closes its listener and exits 0', async () => {
     const { port } = service;
@@ -182,10 +180,8 @@ describe('SIGTERM while the dispatcher waits on the SMSC', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await service?.server?.stop('SIGKILL');
-    service?.agent.destroy();
+    await service?.remove();
     await smsc?.stop();
-    await service?.database.drop();
   }, 30_000);
 
   it('settles the messages it handed over, unbinds, exits 0 within 8 s, and delivers each message once after a restart', async () => {
