@@ -17,6 +17,6 @@ export class ShutdownDrain {
 
   /** Null while the instance is not stopping. */
   indicator(): (() => HealthIndicatorResult) | null {
-    return this.draining ? () => this.indicators.check('shutdown').down({ draining: true }) : null;
+    return this.draining ? () => this.indicators.check('shutdown').down() : null;
   }
 }
