@@ -211,7 +211,7 @@ async function send(principal, body) {
       await sql.later(S.CLAIM_RECIPIENT_ROW(db.dialect), [accountId, phone.e164, uniqId, time(now), uniqId]);
       const since = new Date(now.getTime() - SEND_WINDOW_MS);
       const aliveSince = new Date(now.getTime() - LONGEST_LIFETIME_MS);
-      const sent = await sql.get(S.RECENT_SENDS, [time(since), time(since), time(aliveSince), accountId, phone.e164, time(since < aliveSince ? since : aliveSince)]);
+      const sent = await sql.get(S.RECENT_SENDS(db.dialect), [time(since), time(since), time(aliveSince), accountId, phone.e164, time(since < aliveSince ? since : aliveSince)]);
       if (Number(sent?.count ?? 0) >= MAX_SENDS) throw new Refusal(429, 'trop_de_requetes', ["to: trop d'envois vers ce destinataire"]);
 
       const lot = newLot();

@@ -24,9 +24,9 @@ export const CLAIM_RECIPIENT_ROW = (dialect) =>
     ? `${CLAIM_RECIPIENT} ON DUPLICATE KEY UPDATE latest_otp_id = ?`
     : `${CLAIM_RECIPIENT} ON CONFLICT (account_id, recipient) DO UPDATE SET latest_otp_id = ?`;
 
-export const RECENT_SENDS = `SELECT SUM(CASE WHEN created_at > ? THEN 1 ELSE 0 END) AS count, MIN(CASE WHEN created_at > ? THEN created_at END) AS oldest,
+export const RECENT_SENDS = (dialect) => `SELECT SUM(CASE WHEN created_at > ? THEN 1 ELSE 0 END) AS count, MIN(CASE WHEN created_at > ? THEN created_at END) AS oldest,
        SUM(CASE WHEN created_at > ? THEN 1 ELSE 0 END) AS alive
-  FROM otp WHERE account_id = ? AND recipient = ? AND created_at > ?`;
+  FROM otp o ${mysql(dialect) ? 'FORCE INDEX (IDX_otp_account_recipient_created)' : 'INDEXED BY IDX_otp_account_recipient_created'} WHERE account_id = ? AND recipient = ? AND created_at > ?`;
 
 export const INSERT_OTP = `INSERT INTO otp (uniq_id, account_id, recipient, channel, code_hash, status, attempts, expires_at, application_name,
   language, lot, created_by, is_test, delivery_status, created_at, client_ip, user_ref, country, prefix)

@@ -88,8 +88,8 @@ export class FraudCheck {
   }
 
   /** The velocity counts' columns for the send-limit read; undefined when velocity is off or nothing is to be read. */
-  rideAlong(): RideAlong | undefined {
-    return this.velocity?.rideAlong();
+  rideAlong(sql: Sql): RideAlong | undefined {
+    return this.velocity?.rideAlong(sql);
   }
 
   /**

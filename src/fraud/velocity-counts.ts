@@ -1,5 +1,4 @@
-import type { Param } from '../database/sql.js';
-import { readTime } from '../database/sql.js';
+import { readTime, type Param, type Sql } from '../database/sql.js';
 import { CountryWindow, type StoredWindow } from './country-window.js';
 import type { FraudThresholds } from './fraud-policy.js';
 import type { FraudScope } from './fraud-state.repository.js';
@@ -51,8 +50,9 @@ export interface VelocityRow {
 /** How each key is read when enforced: a prefix counts its distinct numbers, a country keeps its counts by minute. */
 const ENFORCED_READ: Record<VelocityKind, Key['read']> = { ip: 'nth', user: 'nth', prefix: 'walk', country: 'window' };
 
-/** The column of each key's OTPs in the `otp` table, each served by an index ending in `created_at` (migration OtpFraudGuard). */
+/** The column of each key's OTPs in the `otp` table, and the index ending in `created_at` that serves it (migration OtpFraudGuard). */
 const COLUMN: Record<VelocityKind, string> = { ip: 'client_ip', user: 'user_ref', prefix: 'prefix', country: 'country' };
+const INDEX: Record<VelocityKind, string> = { ip: 'IDX_otp_fraud_ip', user: 'IDX_otp_fraud_user', prefix: 'IDX_otp_fraud_prefix', country: 'IDX_otp_fraud_country' };
 
 /**
  * The subqueries of one key. A walk reads the key's OTPs of the window from
@@ -62,22 +62,25 @@ const COLUMN: Record<VelocityKind, string> = { ip: 'client_ip', user: 'user_ref'
  * the recipient; the oldest OTP of the window says when it frees. An `nth`
  * reads, newest first, the OTP that makes the threshold, which says both that
  * the key is at it and when it frees, in one subquery. A window reads the
- * key's counts by minute from its row.
+ * key's counts by minute from its row. Each names its index: MariaDB's
+ * optimizer would otherwise weigh every index of `otp` led by the account, a
+ * cost of the order of the read itself.
  */
-function subqueries(key: Key): string {
+function subqueries(key: Key, sql: Sql): string {
   if (key.read === 'window') {
     const row = "FROM fraud_velocity_key WHERE account_id = ? AND sandbox = ? AND kind = 'country' AND value = ?";
     return `(SELECT minute ${row}) AS fraud_country_minute, (SELECT counts ${row}) AS fraud_country_counts`;
   }
+  const otp = sql.indexed('otp', 'v', INDEX[key.kind]);
   const where = `account_id = ? AND is_test = ? AND ${COLUMN[key.kind]} = ? AND created_at > ?`;
   if (key.read === 'nth') {
-    return `(SELECT created_at FROM otp WHERE ${where} ORDER BY created_at DESC LIMIT 1 OFFSET ${Math.trunc(key.limit) - 1}) AS fraud_${key.kind}_nth`;
+    return `(SELECT created_at FROM ${otp} WHERE ${where} ORDER BY created_at DESC LIMIT 1 OFFSET ${Math.trunc(key.limit) - 1}) AS fraud_${key.kind}_nth`;
   }
   const cap = Math.trunc(key.limit) + 1;
   if (key.kind === 'prefix') {
-    return `(SELECT COUNT(*) FROM (SELECT DISTINCT recipient FROM otp WHERE ${where} AND recipient <> ? LIMIT ${cap}) c) AS fraud_prefix_count`;
+    return `(SELECT COUNT(*) FROM (SELECT DISTINCT recipient FROM ${otp} WHERE ${where} AND recipient <> ? LIMIT ${cap}) c) AS fraud_prefix_count`;
   }
-  return `(SELECT COUNT(*) FROM (SELECT 1 FROM otp WHERE ${where} LIMIT ${cap}) c) AS fraud_${key.kind}_count, (SELECT MIN(created_at) FROM otp WHERE ${where}) AS fraud_${key.kind}_oldest`;
+  return `(SELECT COUNT(*) FROM (SELECT 1 FROM ${otp} WHERE ${where} LIMIT ${cap}) c) AS fraud_${key.kind}_count, (SELECT MIN(created_at) FROM ${otp} WHERE ${where}) AS fraud_${key.kind}_oldest`;
 }
 
 const texts = new Map<string, string>();
@@ -155,13 +158,13 @@ export class VelocityCounts {
   }
 
   /** The columns of the keys to read; undefined when every key is known. */
-  rideAlong(): RideAlong | undefined {
+  rideAlong(sql: Sql): RideAlong | undefined {
     const read = this.keys.filter((key) => key.read === 'walk' || key.read === 'nth' || key.read === 'window');
     if (read.length === 0) return undefined;
-    const shape = read.map((key) => `${key.kind}:${key.read}:${key.limit}`).join(',');
+    const shape = `${sql.dialect}:${read.map((key) => `${key.kind}:${key.read}:${key.limit}`).join(',')}`;
     let columns = texts.get(shape);
     if (columns === undefined) {
-      columns = read.map(subqueries).join(', ');
+      columns = read.map((key) => subqueries(key, sql)).join(', ');
       texts.set(shape, columns);
     }
     const params: Param[] = [];
