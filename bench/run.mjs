@@ -28,9 +28,10 @@
 // `{db, rows, details}` to bench/results/<time>.json and bench/results/latest.json. Each run starts once the
 // dispatcher has handed over the messages of the sends before it and the process measured has been idle for half a second
 // (the receipts and events those sends left done), and so has the MariaDB server (its purge and flushing done). The
-// OTP send's three fraud guard accounts are measured in an order turned by one each round.
+// OTP send's fraud guard runs are measured in an order turned by one each round.
 // The OTP send is also measured for an account with the fraud guard off and one with every velocity rule enforced (each
-// request from an end user of its own), each read against the send with the default policy of the same run.
+// request from an end user of its own): the default policy is read against the guard off, enforced velocity against
+// the guard off taking the same requests, end users included (bench/lib/fraud-guard.mjs).
 // POST /sms/send is measured with one recipient (beside the OTP send), the same with every message's events POSTed to a
 // webhook_url on a receiver in this process, and scheduled a day ahead with one and with 1,000
 // recipients per request (accepted recipients per second, without the hand-over sharing the CPU), the latter beside its
