@@ -216,7 +216,7 @@ async function send(principal, body) {
 
       const lot = newLot();
       await sql.later(S.INSERT_OTP, [uniqId, accountId, phone.e164, 'SMS', hashCode(uniqId, code), 'pending', 0, time(expiresAt), null, 'fr', lot, userId, test ? 1 : 0, null, time(now), null, null, phone.country, phone.e164.slice(0, -PREFIX_CUT)]);
-      if (Number(sent?.alive ?? 0) > 0) await sql.later(S.SUPERSEDE, [accountId, phone.e164, time(aliveSince), uniqId]);
+      if (Number(sent?.alive ?? 0) > 0) await sql.later(S.SUPERSEDE(db.dialect), [accountId, phone.e164, time(aliveSince), uniqId]);
       amount = test ? 0 : Number(price.amount) * parts;
       await sql.later(S.INSERT_MESSAGE, [
         uniqId, accountId, null, price.id, 'otp', lot, sender.id, phone.e164, phone.country, body.message.split(OTP).join('******'), parts, encoding,

@@ -24,9 +24,13 @@ export const CLAIM_RECIPIENT_ROW = (dialect) =>
     ? `${CLAIM_RECIPIENT} ON DUPLICATE KEY UPDATE latest_otp_id = ?`
     : `${CLAIM_RECIPIENT} ON CONFLICT (account_id, recipient) DO UPDATE SET latest_otp_id = ?`;
 
+/** A recipient's OTPs, through their index (the service names it: MariaDB's optimizer would weigh the table's every index). */
+const RECIPIENT_OTPS = (dialect) =>
+  `otp AS o ${mysql(dialect) ? 'FORCE INDEX (IDX_otp_account_recipient_created)' : 'INDEXED BY IDX_otp_account_recipient_created'}`;
+
 export const RECENT_SENDS = (dialect) => `SELECT SUM(CASE WHEN created_at > ? THEN 1 ELSE 0 END) AS count, MIN(CASE WHEN created_at > ? THEN created_at END) AS oldest,
        SUM(CASE WHEN created_at > ? THEN 1 ELSE 0 END) AS alive
-  FROM otp o ${mysql(dialect) ? 'FORCE INDEX (IDX_otp_account_recipient_created)' : 'INDEXED BY IDX_otp_account_recipient_created'} WHERE account_id = ? AND recipient = ? AND created_at > ?`;
+  FROM ${RECIPIENT_OTPS(dialect)} WHERE account_id = ? AND recipient = ? AND created_at > ?`;
 
 export const INSERT_OTP = `INSERT INTO otp (uniq_id, account_id, recipient, channel, code_hash, status, attempts, expires_at, application_name,
   language, lot, created_by, is_test, delivery_status, created_at, client_ip, user_ref, country, prefix)
@@ -38,7 +42,7 @@ export const FRAUD_LISTS = 'SELECT list, kind, value, expires_at FROM fraud_list
 export const FRAUD_BLOCKS = `SELECT id, scope, value, reason, mode, blocked_until, lifted_at FROM fraud_block
  WHERE account_id = ? AND sandbox = ? AND blocked_until > ? AND (lifted_at IS NULL OR lifted_at > ?)`;
 
-export const SUPERSEDE = `UPDATE otp SET status = 'superseded'
+export const SUPERSEDE = (dialect) => `UPDATE ${RECIPIENT_OTPS(dialect)} SET status = 'superseded'
  WHERE account_id = ? AND recipient = ? AND created_at > ? AND status = 'pending' AND uniq_id <> ?`;
 
 export const INSERT_MESSAGE = `INSERT INTO message_out (uniq_id, account_id, external_id, message_price_id, type, lot, sender_id, recipient, country,

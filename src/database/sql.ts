@@ -45,9 +45,12 @@ export class Sql {
     return this.dialect === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
   }
 
-  /** `table alias`, read through `index` only: MariaDB's FORCE INDEX, SQLite's INDEXED BY (an error rather than reading the table whole). */
+  /**
+   * `table AS alias`, read through `index` only: MariaDB's FORCE INDEX, SQLite's INDEXED BY (an error rather than
+   * reading the table whole), in a SELECT's FROM or as an UPDATE's table.
+   */
   indexed(table: string, alias: string, index: string): string {
-    return this.dialect === 'mysql' ? `${table} ${alias} FORCE INDEX (${index})` : `${table} ${alias} INDEXED BY ${index}`;
+    return this.dialect === 'mysql' ? `${table} AS ${alias} FORCE INDEX (${index})` : `${table} AS ${alias} INDEXED BY ${index}`;
   }
 
   async all<T>(query: string, params: readonly Param[] = []): Promise<T[]> {

@@ -3,7 +3,10 @@ import { uuidV7Floor } from '../common/ids.js';
 import { readTime, type Param, type Sql } from '../database/sql.js';
 import type { RideAlong } from '../fraud/velocity-counts.js';
 
-/** The send-limit read's index, named for MariaDB, whose optimizer would otherwise weigh each index of `otp` led by the account on every send. */
+/**
+ * The index of a recipient's OTPs, named by the send's read and supersession: MariaDB's optimizer would otherwise weigh,
+ * on every send, each index of `otp` led by the account (and, for the supersession, the primary key's two ranges).
+ */
 const RECIPIENT_INDEX = 'IDX_otp_account_recipient_created';
 
 export type OtpStatus = 'pending' | 'verified' | 'superseded';
@@ -122,7 +125,7 @@ export class OtpRepository {
   /** Supersedes the pair's other pending codes (those still alive: created within the longest lifetime). */
   async supersedeOthers(sql: Sql, accountId: string, recipient: string, uniqId: string, aliveSince: Date): Promise<void> {
     await sql.later(
-      `UPDATE otp SET status = 'superseded'
+      `UPDATE ${sql.indexed('otp', 'o', RECIPIENT_INDEX)} SET status = 'superseded'
         WHERE account_id = ? AND recipient = ? AND created_at > ? AND status = 'pending' AND uniq_id <> ?`,
       [accountId, recipient, aliveSince, uniqId],
     );
