@@ -51,8 +51,12 @@ export interface VelocityRow {
 const ENFORCED_READ: Record<VelocityKind, Key['read']> = { ip: 'nth', user: 'nth', prefix: 'walk', country: 'window' };
 
 /** The column of each key's OTPs in the `otp` table, and the index ending in `created_at` that serves it (migration OtpFraudGuard). */
-const COLUMN: Record<VelocityKind, string> = { ip: 'client_ip', user: 'user_ref', prefix: 'prefix', country: 'country' };
-const INDEX: Record<VelocityKind, string> = { ip: 'IDX_otp_fraud_ip', user: 'IDX_otp_fraud_user', prefix: 'IDX_otp_fraud_prefix', country: 'IDX_otp_fraud_country' };
+const READ_BY: Record<VelocityKind, { column: string; index: string }> = {
+  ip: { column: 'client_ip', index: 'IDX_otp_fraud_ip' },
+  user: { column: 'user_ref', index: 'IDX_otp_fraud_user' },
+  prefix: { column: 'prefix', index: 'IDX_otp_fraud_prefix' },
+  country: { column: 'country', index: 'IDX_otp_fraud_country' },
+};
 
 /**
  * The subqueries of one key. A walk reads the key's OTPs of the window from
@@ -71,8 +75,9 @@ function subqueries(key: Key, sql: Sql): string {
     const row = "FROM fraud_velocity_key WHERE account_id = ? AND sandbox = ? AND kind = 'country' AND value = ?";
     return `(SELECT minute ${row}) AS fraud_country_minute, (SELECT counts ${row}) AS fraud_country_counts`;
   }
-  const otp = sql.indexed('otp', 'v', INDEX[key.kind]);
-  const where = `account_id = ? AND is_test = ? AND ${COLUMN[key.kind]} = ? AND created_at > ?`;
+  const { column, index } = READ_BY[key.kind];
+  const otp = sql.indexed('otp', 'v', index);
+  const where = `account_id = ? AND is_test = ? AND ${column} = ? AND created_at > ?`;
   if (key.read === 'nth') {
     return `(SELECT created_at FROM ${otp} WHERE ${where} ORDER BY created_at DESC LIMIT 1 OFFSET ${Math.trunc(key.limit) - 1}) AS fraud_${key.kind}_nth`;
   }
