@@ -38,6 +38,24 @@ describe(TtlCache.name, () => {
     expect([cache.get('a', 3), cache.get('b', 3), cache.get('c', 3)]).toEqual([undefined, 'B', 'C']);
   });
 
+  it('drops its older half whole when full, keeping at most its capacity', () => {
+    const cache = new TtlCache<number>(5000, 4);
+    for (let n = 0; n < 7; n++) cache.set(`k${n}`, n, 0);
+    // generations of two: {k4, k5} and {k6}
+    expect([0, 1, 2, 3, 4, 5, 6].map((n) => cache.get(`k${n}`, 1))).toEqual([undefined, undefined, undefined, undefined, 4, 5, 6]);
+  });
+
+  it('gives the value set last when an older generation holds an earlier one, and deletes both', () => {
+    const cache = new TtlCache<string>(5000, 4);
+    cache.set('key', 'old', 0);
+    cache.set('other', 'value', 0);
+    cache.set('third', 'value', 0);
+    cache.set('key', 'new', 1);
+    expect(cache.get('key', 2)).toBe('new');
+    cache.delete('key');
+    expect(cache.get('key', 2)).toBeUndefined();
+  });
+
   it('deletes an entry', () => {
     const cache = new TtlCache<string>(5000, 10);
     cache.set('key', 'value', 0);
