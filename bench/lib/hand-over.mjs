@@ -11,10 +11,10 @@ const CONTACTS_PER_REQUEST = 1000;
 /**
  * Starts four SMSCs on loopback, and in turn, for each of `rounds` rounds, the service (production settings,
  * `SMPP_WINDOW=window`) on `port` bound to one SMSC by `SMPP_URL`, then the service bound to the three others through
- * a routing file whose one route takes turns over them (round_robin): each sends one lot to a group of `messages`
- * contacts through POST /v1/sms/send, handed over before it stops, after a first lot that warms it up. Messages per second of each lot at the SMSCs, from
- * its first submit to its last; the median of each way, and the routed one's ratio to the single connector's. Once a
- * tenth of a lot is out, an OTP is sent: how long it took to reach an SMSC.
+ * a routing file whose one route takes turns over them (round_robin): each sends, after a first lot that warms it up,
+ * one lot to a group of `messages` contacts through POST /v1/sms/send, handed over before it stops. Messages per
+ * second of each lot at the SMSCs, from its first submit to its last; the median of each way, and the routed one's
+ * ratio to the single connector's. Once a tenth of a lot is out, an OTP is sent: how long it took to reach an SMSC.
  */
 export async function smscHandOver(env, { port, messages, window, rounds }) {
   const noted = { times: [], otps: new Map() };
@@ -40,7 +40,7 @@ export async function smscHandOver(env, { port, messages, window, rounds }) {
           account ??= runCli(env, 'account:create', '--name', 'Bench hand-over', '--balance', '100000000', '--sender', 'HANDOVER');
           const call = apiCaller(service.url, `Bearer ${account.api_key}`);
           group ??= await groupOf(call, messages);
-          // a lot not counted first, as every route of the bench is measured warm: a service hands over for its lifetime
+          // not counted: every route of the bench is measured warm, and a service hands over for its whole lifetime
           const lotsSoFar = lots.single.length + lots.routed.length;
           await handOverLot(call, single, group, messages, `+22501${String(20_000_000 + lotsSoFar)}`);
           const lot = await handOverLot(call, single, group, messages, `+22501${String(10_000_000 + lotsSoFar)}`);
