@@ -1,4 +1,4 @@
-import type { DeliveryReceipt, ReceiptOutcome } from '../../delivery-receipt.js';
+import type { ReceiptOutcome, ReceiptReport } from '../../delivery-receipt.js';
 
 /** SMPP 3.4 §5.3.2.35 message_state values, as the receipt text names them. */
 const MESSAGE_STATES: Record<number, string> = {
@@ -37,14 +37,15 @@ const MC_DELIVERY_RECEIPT = 0x04;
  * message_state TLVs when present, else the `id:… stat:… err:…` text.
  * Null for a deliver_sm that is not a readable receipt.
  */
-export function readReceipt(pdu: DeliverSm): Omit<DeliveryReceipt, 'provider'> | null {
+export function readReceipt(pdu: DeliverSm): ReceiptReport | null {
   if ((Number(pdu.esm_class ?? 0) & MC_DELIVERY_RECEIPT) === 0) return null;
   const text = messageText(pdu.short_message);
   const providerId = stringOf(pdu.receipted_message_id) ?? /\bid:(\S+)/i.exec(text)?.[1];
   const state = typeof pdu.message_state === 'number' ? MESSAGE_STATES[pdu.message_state] : undefined;
   const providerStatus = (state ?? /\bstat:(\w+)/i.exec(text)?.[1])?.toUpperCase();
   if (!providerId || !providerStatus) return null;
-  return { providerId, providerStatus, outcome: OUTCOMES[providerStatus] ?? 'undelivered' };
+  // a state the table does not know is taken as a failure; an intermediate one (en route, accepted) has no outcome
+  return { providerId, providerStatus, outcome: Object.hasOwn(OUTCOMES, providerStatus) ? OUTCOMES[providerStatus] : 'undelivered' };
 }
 
 function messageText(shortMessage: unknown): string {
