@@ -358,6 +358,42 @@ describe(SmppSmsProvider.name, () => {
       );
     });
 
+    it('applies receipts sent together in the order they came: each change once, a repeat and an intermediate state changing nothing', async () => {
+      const tenant = await createTenant(t);
+      const [a, b, c] = [nextPhone(), nextPhone(), nextPhone()];
+      const sent = [await client.send(tenant, a), await client.send(tenant, b), await client.send(tenant, c)];
+      await t.deliver();
+      const id = (to: string) => client.submitsTo(to)[0].messageId;
+      const unknownId = `${id(c)}-unknown`;
+
+      const acknowledged = await Promise.all([
+        smsc.sendReceipt(id(a), 'DELIVRD'),
+        smsc.sendReceipt(id(b), 'UNDELIV'),
+        smsc.sendReceipt(id(c), 'DELIVRD'),
+        smsc.sendReceipt(id(c), 'EXPIRED'),
+        smsc.sendReceipt(id(a), 'DELIVRD'),
+        smsc.sendReceipt(id(b), 'ACCEPTD'),
+        smsc.sendReceipt(unknownId, 'DELIVRD'),
+      ]);
+
+      expect(acknowledged).toEqual(Array(7).fill(smpp.ESME_ROK));
+      const states = await t.database.run((sql) =>
+        sql.all<{ uniq_id: string; status: string; provider_status: string; event_sequence: number | string }>(
+          `SELECT uniq_id, status, provider_status, event_sequence FROM message_out WHERE uniq_id IN (?, ?, ?) ORDER BY recipient`,
+          sent.map(({ uniq_id }) => uniq_id),
+        ),
+      );
+      // pending → sent is the first change; each outcome that moves the message counts one more
+      expect(states.map((state) => ({ ...state, event_sequence: Number(state.event_sequence) }))).toEqual([
+        { uniq_id: sent[0].uniq_id, status: 'delivered', provider_status: 'DELIVRD', event_sequence: 2 },
+        { uniq_id: sent[1].uniq_id, status: 'undelivered', provider_status: 'UNDELIV', event_sequence: 2 },
+        { uniq_id: sent[2].uniq_id, status: 'undelivered', provider_status: 'EXPIRED', event_sequence: 3 },
+      ]);
+      expect(await t.database.run((sql) => sql.all('SELECT provider_status FROM delivery_receipt WHERE provider_id = ?', [unknownId]))).toEqual([
+        { provider_status: 'DELIVRD' },
+      ]);
+    });
+
     it('applies every receipt that the SMSC sends right behind its submit response', async () => {
       const tenant = await createTenant(t);
       const session = smsc.sessions[0];

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
+import { Batches } from '../common/batches.js';
 import { Clock } from '../common/clock.js';
 import { Database } from '../database/database.js';
 import { Metrics } from '../metrics/metrics.js';
@@ -10,6 +11,8 @@ import { ReceiptRepository } from './receipt.repository.js';
 
 /** How long a receipt for an unknown provider id waits for its message. */
 const UNMATCHED_KEPT_MS = 24 * 3600_000;
+/** Receipts stored in one unit of work at most, when more come at once. */
+const RECEIPTS_PER_UNIT = 500;
 
 /**
  * Delivery receipts move an SMS to `delivered` or `undelivered`. One that
@@ -20,6 +23,7 @@ const UNMATCHED_KEPT_MS = 24 * 3600_000;
 @Injectable()
 export class DeliveryReceipts {
   private readonly logger = new Logger(DeliveryReceipts.name);
+  private readonly coming = new Batches<DeliveryReceipt>((receipts) => this.recordAll(receipts), RECEIPTS_PER_UNIT);
 
   constructor(
     private readonly database: Database,
@@ -29,9 +33,12 @@ export class DeliveryReceipts {
     private readonly metrics: Metrics,
   ) {}
 
-  /** Stores the receipt's effect; resolves once it is durable, so that the SMSC may then be acknowledged. */
+  /**
+   * Stores the receipt's effect; resolves once it is durable, so that the SMSC may then be acknowledged. Receipts that
+   * come together are stored together, in one unit of work.
+   */
   record(receipt: DeliveryReceipt): Promise<void> {
-    return this.recordAll([receipt]);
+    return this.coming.add(receipt);
   }
 
   /** Stores the receipts' effects in one unit of work, with what `alongside` writes there (a job's mark that they are done). */
@@ -39,20 +46,17 @@ export class DeliveryReceipts {
     const at = this.clock.now();
     const unmatched = await this.database.transaction(async (sql) => {
       await alongside?.(sql);
-      const kept: DeliveryReceipt[] = [];
-      for (const receipt of receipts) {
-        if (await this.apply(sql, receipt, at)) continue;
-        await this.kept.keep(sql, receipt, at);
-        kept.push(receipt);
-      }
+      const matched = await this.apply(sql, receipts, at);
+      const kept = receipts.filter((receipt) => !matched.has(receipt));
+      for (const receipt of kept) await this.kept.keep(sql, receipt, at);
       return kept;
     });
     for (const receipt of receipts) if (!unmatched.includes(receipt)) this.reached(receipt);
     for (const receipt of unmatched) {
       this.logger.log({ provider: receipt.provider, providerId: receipt.providerId, status: receipt.providerStatus }, 'receipt for an unknown message id kept');
-      // the message's provider id may have been committed while this receipt was being kept
-      await this.applyKept(receipt.provider, [receipt.providerId]);
     }
+    // the messages' provider ids may have been committed while these receipts were being kept
+    for (const [provider, providerIds] of byProvider(unmatched)) await this.applyKept(provider, providerIds.map((receipt) => receipt.providerId));
   }
 
   /**
@@ -65,12 +69,10 @@ export class DeliveryReceipts {
     if (!(await this.database.run((sql) => this.kept.anyFor(sql, provider, providerIds)))) return;
     const at = this.clock.now();
     const applied = await this.database.transaction(async (sql) => {
-      const done: DeliveryReceipt[] = [];
-      for (const receipt of await this.kept.lockFor(sql, provider, providerIds)) {
-        if (!(await this.apply(sql, receipt, at))) continue;
-        await this.kept.remove(sql, receipt.id);
-        done.push(receipt);
-      }
+      const kept = await this.kept.lockFor(sql, provider, providerIds);
+      const matched = await this.apply(sql, kept, at);
+      const done = kept.filter((receipt) => matched.has(receipt));
+      await this.kept.remove(sql, done.map((receipt) => receipt.id));
       return done;
     });
     for (const receipt of applied) this.reached(receipt);
@@ -88,8 +90,16 @@ export class DeliveryReceipts {
     if (receipt.outcome) this.metrics.messageStatuses.inc({ kind: 'sms', status: receipt.outcome });
   }
 
-  private async apply(sql: Sql, receipt: DeliveryReceipt, at: Date): Promise<boolean> {
+  /** Applies the receipts, a few statements per provider whatever their number; the ones that named a known message. */
+  private async apply<T extends DeliveryReceipt>(sql: Sql, receipts: readonly T[], at: Date): Promise<Set<T>> {
     const messages = this.records.for('sms');
-    return (await messages.applyReceipt?.(sql, receipt.provider, receipt.providerId, receipt.outcome, receipt.providerStatus, at)) ?? false;
+    const matched = new Set<T>();
+    for (const [provider, ofProvider] of byProvider(receipts)) {
+      const found = (await messages.applyReceipts?.(sql, provider, ofProvider, at)) ?? [];
+      for (const [index, receipt] of ofProvider.entries()) if (found[index]) matched.add(receipt);
+    }
+    return matched;
   }
 }
+
+const byProvider = <T extends DeliveryReceipt>(receipts: readonly T[]): Map<string, T[]> => Map.groupBy(receipts, (receipt) => receipt.provider);

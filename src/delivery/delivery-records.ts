@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
-import type { ReceiptOutcome } from './delivery-receipt.js';
+import type { ReceiptReport } from './delivery-receipt.js';
 import type { OutboxKind } from './outbox.repository.js';
 import type { SubmitAttempt } from './submit-log.js';
 
@@ -28,8 +28,11 @@ export interface DeliveryRecordStore {
   recordAttempts?(sql: Sql, attempts: ReadonlyArray<{ recordId: string; attempts: readonly SubmitAttempt[] }>): Promise<void>;
   /** After a batch's outcomes are recorded, in the same unit of work: the records whose state may have moved. */
   settled?(sql: Sql, recordIds: string[], at: Date): Promise<void>;
-  /** A delivery receipt, for the kinds that get them (SMS); false when it names no known message yet. */
-  applyReceipt?(sql: Sql, provider: string, providerId: string, outcome: ReceiptOutcome | null, providerStatus: string, at: Date): Promise<boolean>;
+  /**
+   * Delivery receipts of one provider, in the order they came, for the kinds that get them (SMS); for each, whether it
+   * named a known message (one that names none yet is for the caller to keep).
+   */
+  applyReceipts?(sql: Sql, provider: string, receipts: readonly ReceiptReport[], at: Date): Promise<boolean[]>;
 }
 
 @Injectable()

@@ -33,8 +33,8 @@ export class ReceiptRepository {
     return rows.map((row) => ({ id: Number(row.id), provider, providerId: row.provider_id, outcome: row.outcome, providerStatus: row.provider_status }));
   }
 
-  async remove(sql: Sql, id: number): Promise<void> {
-    await sql.run('DELETE FROM delivery_receipt WHERE id = ?', [id]);
+  async remove(sql: Sql, ids: readonly number[]): Promise<void> {
+    if (ids.length > 0) await sql.later(`DELETE FROM delivery_receipt WHERE id IN (${placeholders(ids)})`, ids);
   }
 
   async purgeBefore(sql: Sql, before: Date): Promise<number> {

@@ -162,34 +162,39 @@ export class MessageOutRepository {
     await sql.later('UPDATE message_out SET dlr_number_retry = dlr_number_retry + ? WHERE uniq_id = ?', [times, uniqId]);
   }
 
+  /** The messages whose parts these provider ids name, by provider id; an id no sent message has (yet) is absent. */
+  async findByProviderIds(sql: Sql, provider: string, providerIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = await sql.all<{ provider_id: string; uniq_id: string }>(
+      `SELECT provider_id, uniq_id FROM message_part WHERE provider = ? AND provider_id IN (${placeholders(providerIds)})`,
+      [provider, ...providerIds],
+    );
+    return new Map(rows.map((row) => [row.provider_id, row.uniq_id]));
+  }
+
   /**
-   * Applies a delivery receipt to the message one of whose parts it names, and
-   * returns that message's uniq_id; null when no sent message has that
-   * provider id (yet). A negative receipt is final; a positive one does not
-   * undo it. A status change counts in `event_sequence` (assigned first: MySQL
-   * reads the columns a SET has already assigned).
+   * Applies receipts of one outcome and provider status to these messages. A
+   * negative receipt is final; a positive one does not undo it; one without an
+   * outcome (en route, accepted) only notes the provider's status. A status
+   * change counts in `event_sequence` (assigned first: MySQL reads the columns
+   * a SET has already assigned).
    */
-  async applyReceipt(
+  async applyReceipts(
     sql: Sql,
-    provider: string,
-    providerId: string,
+    uniqIds: readonly string[],
     outcome: Extract<MessageStatus, 'delivered' | 'undelivered'> | null,
     providerStatus: string,
     at: Date,
-  ): Promise<string | null> {
-    const uniqId = await this.findByProviderId(sql, provider, providerId);
-    if (!uniqId) return null;
+  ): Promise<void> {
     if (outcome === null) {
-      await sql.run("UPDATE message_out SET provider_status = ? WHERE uniq_id = ? AND status = 'sent'", [providerStatus, uniqId]);
-    } else {
-      const from = outcome === 'delivered' ? "('sent', 'delivered')" : "('sent', 'delivered', 'undelivered')";
-      await sql.run(
-        `UPDATE message_out SET event_sequence = event_sequence + CASE WHEN status = ? THEN 0 ELSE 1 END,
-           status = ?, provider_status = ?, done_at = ? WHERE uniq_id = ? AND status IN ${from}`,
-        [outcome, outcome, providerStatus, at, uniqId],
-      );
+      await sql.later(`UPDATE message_out SET provider_status = ? WHERE uniq_id IN (${placeholders(uniqIds)}) AND status = 'sent'`, [providerStatus, ...uniqIds]);
+      return;
     }
-    return uniqId;
+    const from = outcome === 'delivered' ? "('sent', 'delivered')" : "('sent', 'delivered', 'undelivered')";
+    await sql.later(
+      `UPDATE message_out SET event_sequence = event_sequence + CASE WHEN status = ? THEN 0 ELSE 1 END,
+         status = ?, provider_status = ?, done_at = ? WHERE uniq_id IN (${placeholders(uniqIds)}) AND status IN ${from}`,
+      [outcome, outcome, providerStatus, at, ...uniqIds],
+    );
   }
 
   /** What the `sms.*` events of these messages report, as they stand in this unit of work. */
@@ -240,14 +245,6 @@ export class MessageOutRepository {
   async exists(sql: Sql, accountId: string, test: boolean, uniqId: string): Promise<boolean> {
     const found = await sql.get('SELECT 1 AS found FROM message_out WHERE uniq_id = ? AND account_id = ? AND is_test = ?', [uniqId, accountId, test]);
     return found !== undefined;
-  }
-
-  private async findByProviderId(sql: Sql, provider: string, providerId: string): Promise<string | undefined> {
-    const part = await sql.get<{ uniq_id: string }>('SELECT uniq_id FROM message_part WHERE provider = ? AND provider_id = ?', [
-      provider,
-      providerId,
-    ]);
-    return part?.uniq_id;
   }
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
 import type { DeliveryRecordStore } from '../delivery/delivery-records.js';
-import type { ReceiptOutcome } from '../delivery/delivery-receipt.js';
+import type { ReceiptReport } from '../delivery/delivery-receipt.js';
 import type { SubmitAttempt } from '../delivery/submit-log.js';
 import { MessageAttemptRepository } from './message-attempt.repository.js';
 import { MessageOutRepository } from './message-out.repository.js';
@@ -41,11 +41,38 @@ export class SmsDeliveryStore implements DeliveryRecordStore {
     return this.events.changed(sql, uniqIds, at);
   }
 
-  /** A delivery receipt; false when it names no known message yet. */
-  async applyReceipt(sql: Sql, provider: string, providerId: string, outcome: ReceiptOutcome | null, providerStatus: string, at: Date) {
-    const uniqId = await this.messages.applyReceipt(sql, provider, providerId, outcome, providerStatus, at);
-    if (uniqId === null) return false;
-    if (outcome !== null) await this.events.changed(sql, [uniqId], at);
-    return true;
+  /**
+   * Receipts in the order they came: each one's message moved, with the event of its change. A message named twice
+   * (two parts, or a receipt repeated) takes its receipts in turns, one per message a turn, so that each change
+   * is made and reported as it would be alone.
+   */
+  async applyReceipts(sql: Sql, provider: string, receipts: readonly ReceiptReport[], at: Date): Promise<boolean[]> {
+    const owners = await this.messages.findByProviderIds(sql, provider, [...new Set(receipts.map((receipt) => receipt.providerId))]);
+    let waiting = receipts.flatMap((receipt) => {
+      const uniqId = owners.get(receipt.providerId);
+      return uniqId === undefined ? [] : [{ ...receipt, uniqId }];
+    });
+    while (waiting.length > 0) {
+      const turn = new Map<string, ReceiptReport>();
+      const later: typeof waiting = [];
+      for (const receipt of waiting) {
+        if (turn.has(receipt.uniqId)) later.push(receipt);
+        else turn.set(receipt.uniqId, receipt);
+      }
+      await this.applyTurn(sql, turn, at);
+      waiting = later;
+    }
+    return receipts.map((receipt) => owners.has(receipt.providerId));
+  }
+
+  /** One receipt per message: a statement per outcome and provider status, then the events of the messages that moved. */
+  private async applyTurn(sql: Sql, receipts: ReadonlyMap<string, ReceiptReport>, at: Date): Promise<void> {
+    const alike = Map.groupBy(receipts, ([, receipt]) => `${receipt.outcome}:${receipt.providerStatus}`);
+    for (const group of alike.values()) {
+      const { outcome, providerStatus } = group[0]![1];
+      await this.messages.applyReceipts(sql, group.map(([uniqId]) => uniqId), outcome, providerStatus, at);
+    }
+    const moved = [...receipts].filter(([, receipt]) => receipt.outcome !== null).map(([uniqId]) => uniqId);
+    if (moved.length > 0) await this.events.changed(sql, moved, at);
   }
 }
