@@ -8,7 +8,7 @@
 //                   [--sms-send-only] (the OTP send with its baseline and the POST /sms/send scenarios alone)
 //                   [--campaign] (launch and materialisation of a campaign) [--campaign-only] (that alone)
 //                   [--campaign-recipients N] (its audience, default 50000)
-//                   [--kannel-only] (POST /sms/send beside Kannel alone) [--kannel-bulk-requests N] (default 20)
+//                   [--kannel-only] (POST /sms/send beside Kannel alone) [--kannel-bulk-requests N] (default 50)
 //                   [--workers N|auto] (the service's WORKERS, default 1; RSS is then the first process's)
 //                   [--skip-build] (dist/ as it is, for a bench beside another one)
 //                   [--port N] (ours on N, the baseline on N + 1, the OTP floor on N + 2, Kannel on N + 10 to N + 12;
@@ -117,7 +117,7 @@ const { values: args } = parseArgs({
     'kannel-only': { type: 'boolean', default: false },
     workers: { type: 'string', default: '1' },
     'skip-build': { type: 'boolean', default: false },
-    'kannel-bulk-requests': { type: 'string', default: '20' },
+    'kannel-bulk-requests': { type: 'string', default: '50' },
     port: { type: 'string', default: '3401' },
     'mariadb-port': { type: 'string', default: '3326' },
   },

@@ -3,14 +3,27 @@ import autocannon from 'autocannon';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-/** Runs `requests` (autocannon request objects) for `duration` s, or `amount` of them, and summarises the run. */
+/**
+ * Runs `requests` (autocannon request objects) for `duration` s, or `amount` of them, and summarises the run. A run of
+ * `amount` requests is timed to its last answer: autocannon ends it at its next one-second tick.
+ */
 export async function measure(url, requests, { connections, duration, amount }) {
-  const result = await autocannon({ url, connections, requests, ...(amount ? { amount } : { duration }) });
+  const started = performance.now();
+  let answered = started;
+  const timed = !amount ? requests : requests.map((request) => ({
+    ...request,
+    onResponse: (...args) => {
+      answered = performance.now();
+      return request.onResponse?.(...args);
+    },
+  }));
+  const result = await autocannon({ url, connections, requests: timed, ...(amount ? { amount } : { duration }) });
+  const seconds = amount ? (answered - started) / 1000 : result.duration;
   return {
-    seconds: result.duration,
-    rps: Math.round(result.requests.average),
+    seconds,
+    rps: Math.round(amount ? result.requests.total / seconds : result.requests.average),
     // unrounded, for runs of a few large requests a second
-    per_second: result.requests.total / result.duration,
+    per_second: result.requests.total / seconds,
     p50: result.latency.p50,
     p99: result.latency.p99,
     total: result.requests.total,
