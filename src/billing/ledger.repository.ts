@@ -26,6 +26,8 @@ export interface LedgerReference {
  * update: that update, first, holds the row's lock, so the read takes no
  * other lock (a shared one taken first would deadlock two concurrent sends).
  */
+const BALANCE = 'SELECT balance FROM account WHERE id = ?';
+
 const APPEND = `INSERT INTO ledger_entry (account_id, amount, kind, reference, reference_type, lot, created_by, description, created_at, balance_after)
   SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, balance FROM account WHERE id = ?`;
 
@@ -66,8 +68,14 @@ export class LedgerRepository {
   }
 
   async balanceOf(sql: Sql, accountId: string): Promise<number | undefined> {
-    const row = await sql.get<{ balance: number | string }>('SELECT balance FROM account WHERE id = ?', [accountId]);
+    const row = await sql.get<{ balance: number | string }>(BALANCE, [accountId]);
     return row === undefined ? undefined : Number(row.balance);
+  }
+
+  /** The balance the unit of work leaves, to be read once it has committed (on MySQL it travels with the commit). */
+  async balanceAtCommit(sql: Sql, accountId: string): Promise<() => number> {
+    const read = await sql.readAtCommit<{ balance: number | string }>(BALANCE, [accountId]);
+    return () => Number(read.rows[0]?.balance ?? 0);
   }
 
   async sumOf(sql: Sql, accountId: string): Promise<number> {

@@ -1,4 +1,6 @@
-import { readTime, toSqliteTime } from './sql.js';
+import type { EntityManager } from 'typeorm';
+import { readTime, Sql, toSqliteTime } from './sql.js';
+import type { Statement, Statements } from './statements.js';
 
 describe('toSqliteTime', () => {
   const iso = (date: Date) => date.toISOString().slice(0, 23).replace('T', ' ');
@@ -22,5 +24,63 @@ describe('toSqliteTime', () => {
   it('reads back what it wrote', () => {
     const date = new Date('2027-03-01T00:00:00.001Z');
     expect(readTime(toSqliteTime(date)).getTime()).toBe(date.getTime());
+  });
+});
+
+describe('Sql on MySQL', () => {
+  /** Statements that note each round trip (the statements sent together) and answer a read with one row. */
+  const roundTrips = (batches: boolean) => {
+    const sent: string[][] = [];
+    const answer = (statements: Statement[]) => {
+      sent.push(statements.map((statement) => statement.query));
+      return statements.map((statement) => (statement.query.startsWith('SELECT') ? [{ balance: 750 }] : []));
+    };
+    const statements: Statements = {
+      batches,
+      all: (query, params, before) => answer([...before, { query, params }]).at(-1)!,
+      allEach: (reads, before) => {
+        if (batches) return answer([...before, ...reads]).slice(before.length);
+        return [...before, ...reads].map((statement) => answer([statement])[0]!).slice(before.length);
+      },
+      write: (query, params, before) => (answer([...before, { query, params }]), { changes: 1, insertId: 0, duplicates: null }),
+    };
+    return { sent, sql: new Sql('mysql', statements, {} as EntityManager) };
+  };
+
+  it('sends a read wanted at the commit with the waiting writes and the commit, in one round trip, and has its rows once committed', async () => {
+    const { sent, sql } = roundTrips(true);
+    await sql.begin();
+    await sql.later('UPDATE account SET balance = balance - ? WHERE id = ?', [250, 'a']);
+    const read = await sql.readAtCommit<{ balance: number }>('SELECT balance FROM account WHERE id = ?', ['a']);
+    expect(read.rows).toEqual([]);
+
+    await sql.commit();
+
+    expect(sent).toEqual([['START TRANSACTION', 'UPDATE account SET balance = balance - ? WHERE id = ?', 'SELECT balance FROM account WHERE id = ?', 'COMMIT']]);
+    expect(read.rows).toEqual([{ balance: 750 }]);
+  });
+
+  it('on a Galera node, sends the read and then the commit, one statement a round trip', async () => {
+    const { sent, sql } = roundTrips(false);
+    await sql.begin();
+    const read = await sql.readAtCommit<{ balance: number }>('SELECT balance FROM account WHERE id = ?', ['a']);
+
+    await sql.commit();
+
+    expect(sent).toEqual([['START TRANSACTION'], ['SELECT balance FROM account WHERE id = ?'], ['COMMIT']]);
+    expect(read.rows).toEqual([{ balance: 750 }]);
+  });
+
+  it('forgets a read wanted at the commit when the unit is rolled back', async () => {
+    const { sent, sql } = roundTrips(true);
+    await sql.begin();
+    const read = await sql.readAtCommit('SELECT balance FROM account WHERE id = ?', ['a']);
+    sql.discard();
+    await sql.begin();
+
+    await sql.commit();
+
+    expect(sent).toEqual([]);
+    expect(read.rows).toEqual([]);
   });
 });

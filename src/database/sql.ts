@@ -13,6 +13,7 @@ export type Dialect = 'sqlite' | 'mysql';
  */
 export class Sql {
   private waiting: Statement[] = [];
+  private readsAtCommit: Array<{ statement: Statement; into: { rows: unknown[] } }> = [];
 
   constructor(
     readonly dialect: Dialect,
@@ -104,16 +105,38 @@ export class Sql {
     if (this.dialect === 'mysql') await this.later(START_TRANSACTION);
   }
 
-  /** MySQL: sends the writes still waiting and the commit, in one round trip (where statements batch); nothing when nothing was done. */
+  /**
+   * MySQL: sends the writes still waiting, the reads wanted at the commit and the commit, in one round trip (where
+   * statements batch); nothing when nothing was done.
+   */
   async commit(): Promise<void> {
+    const reads = this.readsAtCommit;
+    this.readsAtCommit = [];
+    if (reads.length > 0) {
+      const results = await this.statements.allEach([...reads.map((read) => read.statement), { query: 'COMMIT', params: [] }], this.takeWaiting());
+      for (const [index, read] of reads.entries()) read.into.rows = results[index]!;
+      return;
+    }
     if (this.waiting.length === 1 && this.waiting[0]!.query === START_TRANSACTION) this.waiting = [];
     else if (this.dialect === 'mysql') await this.later('COMMIT');
     await this.flush();
   }
 
-  /** Forgets the writes still waiting (the unit of work is being rolled back). */
+  /**
+   * A read of the unit's last state, whose rows are wanted once the unit has committed: on MySQL it travels with the
+   * commit (its rows are there once `commit` has returned); on SQLite it is read now, which is the same state.
+   */
+  async readAtCommit<T>(query: string, params: readonly Param[] = []): Promise<{ rows: T[] }> {
+    if (this.dialect === 'sqlite') return { rows: await this.all<T>(query, params) };
+    const into = { rows: [] as T[] };
+    this.readsAtCommit.push({ statement: { query, params: params.map(this.bind) }, into });
+    return into;
+  }
+
+  /** Forgets the writes and reads still waiting (the unit of work is being rolled back). */
   discard(): void {
     this.waiting = [];
+    this.readsAtCommit = [];
   }
 
   /** Inserts one row, or nothing when a row with the same unique key exists (see `later`). */

@@ -29,6 +29,9 @@ export type ChargedUnit<T> = (sql: Sql) => Promise<Charge<T>>;
  * possible. The database refuses a negative balance: an overdraft fails the
  * whole unit, answered `402` with the cost and the balance as it is, and
  * leaves nothing behind. Whatever hands the work over is woken after the commit.
+ * An answer that shows the balance reads it after the debit: with the commit
+ * (one round trip on MySQL), unless an Idempotency-Key keeps the answer, which
+ * must then be written before it.
  */
 @Injectable()
 export class ChargedSend {
@@ -42,26 +45,30 @@ export class ChargedSend {
     return this.idempotency.once(accountId, idempotency, async (scope) => {
       const unit = await prepare();
       let charge: Charge<T> | undefined;
-      let answer: T;
+      let answer: () => T;
       try {
         answer = await this.database.transaction(async (sql) => {
-          charge = await unit(sql);
-          if ('answer' in charge) {
-            await scope?.recordSuccess(sql, charge.answer);
-            await this.ledger.debit(sql, accountId, charge.cost, charge.for, charge.at);
-            return charge.answer;
+          const charged = (charge = await unit(sql));
+          if ('answer' in charged) {
+            await scope?.recordSuccess(sql, charged.answer);
+            await this.ledger.debit(sql, accountId, charged.cost, charged.for, charged.at);
+            return () => charged.answer;
           }
-          await this.ledger.debit(sql, accountId, charge.cost, charge.for, charge.at);
-          const withBalance = charge.answerWithBalance((await this.ledger.balanceOf(sql, accountId)) ?? 0);
-          await scope?.recordSuccess(sql, withBalance);
-          return withBalance;
+          await this.ledger.debit(sql, accountId, charged.cost, charged.for, charged.at);
+          if (!scope) {
+            const balance = await this.ledger.balanceAtCommit(sql, accountId);
+            return () => charged.answerWithBalance(balance());
+          }
+          const withBalance = charged.answerWithBalance((await this.ledger.balanceOf(sql, accountId)) ?? 0);
+          await scope.recordSuccess(sql, withBalance);
+          return () => withBalance;
         });
       } catch (error) {
         if (!isOverdraft(error)) throw error;
         throw await this.insufficientBalance(accountId, charge?.cost ?? 0);
       }
       charge!.committed?.();
-      return answer;
+      return answer();
     });
   }
 
