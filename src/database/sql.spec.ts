@@ -60,6 +60,27 @@ describe('Sql on MySQL', () => {
     expect(read.rows).toEqual([{ balance: 750 }]);
   });
 
+  it('sends a read wanted after the commit just after it, in the same round trip', async () => {
+    const { sent, sql } = roundTrips(true);
+    await sql.begin();
+    await sql.later("UPDATE message_out SET status = 'sent' WHERE uniq_id = ?", ['m']);
+    const after = await sql.readAfterCommit('SELECT 1 AS found FROM delivery_receipt WHERE provider_id IN (?)', ['p']);
+    const at = await sql.readAtCommit('SELECT balance FROM account WHERE id = ?', ['a']);
+
+    await sql.commit();
+
+    expect(sent).toEqual([
+      [
+        'START TRANSACTION',
+        "UPDATE message_out SET status = 'sent' WHERE uniq_id = ?",
+        'SELECT balance FROM account WHERE id = ?',
+        'COMMIT',
+        'SELECT 1 AS found FROM delivery_receipt WHERE provider_id IN (?)',
+      ],
+    ]);
+    expect([at.rows, after.rows]).toEqual([[{ balance: 750 }], [{ balance: 750 }]]);
+  });
+
   it('on a Galera node, sends the read and then the commit, one statement a round trip', async () => {
     const { sent, sql } = roundTrips(false);
     await sql.begin();

@@ -13,7 +13,8 @@ export type Dialect = 'sqlite' | 'mysql';
  */
 export class Sql {
   private waiting: Statement[] = [];
-  private readsAtCommit: Array<{ statement: Statement; into: { rows: unknown[] } }> = [];
+  /** Reads whose rows are wanted once the unit has committed, each sent just before or just after the COMMIT. */
+  private readsWithCommit: Array<{ statement: Statement; into: { rows: unknown[] }; after: boolean }> = [];
 
   constructor(
     readonly dialect: Dialect,
@@ -106,15 +107,19 @@ export class Sql {
   }
 
   /**
-   * MySQL: sends the writes still waiting, the reads wanted at the commit and the commit, in one round trip (where
+   * MySQL: sends the writes still waiting, the reads wanted with the commit and the commit, in one round trip (where
    * statements batch); nothing when nothing was done.
    */
   async commit(): Promise<void> {
-    const reads = this.readsAtCommit;
-    this.readsAtCommit = [];
+    const reads = this.readsWithCommit;
+    this.readsWithCommit = [];
     if (reads.length > 0) {
-      const results = await this.statements.allEach([...reads.map((read) => read.statement), { query: 'COMMIT', params: [] }], this.takeWaiting());
-      for (const [index, read] of reads.entries()) read.into.rows = results[index]!;
+      const ordered = [...reads.filter((read) => !read.after), null, ...reads.filter((read) => read.after)];
+      const results = await this.statements.allEach(
+        ordered.map((read) => read?.statement ?? { query: 'COMMIT', params: [] }),
+        this.takeWaiting(),
+      );
+      for (const [index, read] of ordered.entries()) if (read) read.into.rows = results[index]!;
       return;
     }
     if (this.waiting.length === 1 && this.waiting[0]!.query === START_TRANSACTION) this.waiting = [];
@@ -124,19 +129,32 @@ export class Sql {
 
   /**
    * A read of the unit's last state, whose rows are wanted once the unit has committed: on MySQL it travels with the
-   * commit (its rows are there once `commit` has returned); on SQLite it is read now, which is the same state.
+   * commit, just before it (its rows are there once `commit` has returned); on SQLite it is read now, the same state.
    */
-  async readAtCommit<T>(query: string, params: readonly Param[] = []): Promise<{ rows: T[] }> {
+  readAtCommit<T>(query: string, params: readonly Param[] = []): Promise<{ rows: T[] }> {
+    return this.readWithCommit(query, params, false);
+  }
+
+  /**
+   * A read of what is committed once the unit has committed, others' work included: on MySQL it travels with the
+   * commit, just after it. On SQLite it is read now, in the unit: its transaction holds the write lock from its start
+   * to its commit, so no other write can come between the read and the commit.
+   */
+  readAfterCommit<T>(query: string, params: readonly Param[] = []): Promise<{ rows: T[] }> {
+    return this.readWithCommit(query, params, true);
+  }
+
+  private async readWithCommit<T>(query: string, params: readonly Param[], after: boolean): Promise<{ rows: T[] }> {
     if (this.dialect === 'sqlite') return { rows: await this.all<T>(query, params) };
     const into = { rows: [] as T[] };
-    this.readsAtCommit.push({ statement: { query, params: params.map(this.bind) }, into });
+    this.readsWithCommit.push({ statement: { query, params: params.map(this.bind) }, into, after });
     return into;
   }
 
   /** Forgets the writes and reads still waiting (the unit of work is being rolled back). */
   discard(): void {
     this.waiting = [];
-    this.readsAtCommit = [];
+    this.readsWithCommit = [];
   }
 
   /** Inserts one row, or nothing when a row with the same unique key exists (see `later`). */

@@ -60,13 +60,16 @@ export class DeliveryReceipts {
   }
 
   /**
-   * Once provider ids are committed: applies the kept receipts that name them.
-   * Both this and `record` look again after their own commit, so that a
-   * receipt and its message's acceptance recorded at the same moment still meet.
+   * In the unit of work that records these provider ids of sent messages: whether receipts kept for them wait, as
+   * committed once it has committed (`applyKept` then applies them). Both this and `record` look again after their
+   * own commit, so that a receipt and its message's acceptance recorded at the same moment still meet.
    */
+  keptAfterCommit(sql: Sql, provider: string, providerIds: readonly string[]): Promise<() => boolean> {
+    return this.kept.anyAfterCommit(sql, provider, providerIds);
+  }
+
+  /** Applies the kept receipts that name these provider ids, now committed. */
   async applyKept(provider: string, providerIds: string[]): Promise<void> {
-    if (providerIds.length === 0) return;
-    if (!(await this.database.run((sql) => this.kept.anyFor(sql, provider, providerIds)))) return;
     const at = this.clock.now();
     const applied = await this.database.transaction(async (sql) => {
       const kept = await this.kept.lockFor(sql, provider, providerIds);

@@ -193,12 +193,19 @@ export class OutboxWorker {
   /**
    * Records outcomes in one transaction; a failure is refunded once, riding on
    * the update that made it. A chunk's row notes what became of each of its
-   * messages, where this instance still holds it (`owner`).
+   * messages, where this instance still holds it (`owner`). Receipts that came
+   * for the sent messages before their provider ids were recorded are looked
+   * for with the commit, and applied after it.
    */
   private async settle(outcomes: Outcome[], owner: string): Promise<void> {
     const now = this.clock.now();
     let chunks = new ChunkChanges();
-    await this.database.transaction(async (sql) => {
+    const sentIds = new Map<string, string[]>();
+    for (const outcome of outcomes) {
+      if (outcome.kind !== 'sent' || !outcome.receiptsExpected) continue;
+      sentIds.set(outcome.provider, [...(sentIds.get(outcome.provider) ?? []), ...outcome.providerIds]);
+    }
+    const kept = await this.database.transaction(async (sql) => {
       chunks = new ChunkChanges();
       for (const outcome of outcomes) {
         const { entry } = outcome;
@@ -230,16 +237,15 @@ export class OutboxWorker {
         const ids = done.filter(({ entry }) => entry.kind === kind).map(({ entry }) => entry.recordId);
         await this.records.for(kind).settled?.(sql, ids, now);
       }
+      const waiting: Array<[provider: string, providerIds: string[], any: () => boolean]> = [];
+      for (const [provider, providerIds] of sentIds) waiting.push([provider, providerIds, await this.receipts.keptAfterCommit(sql, provider, providerIds)]);
+      return waiting;
     });
     chunks.commit();
-    const sentIds = new Map<string, string[]>();
     for (const outcome of outcomes) {
       if (outcome.kind !== 'retry') this.metrics.messageStatuses.inc({ kind: outcome.entry.kind, status: outcome.kind });
-      if (outcome.kind === 'sent' && outcome.receiptsExpected) {
-        sentIds.set(outcome.provider, [...(sentIds.get(outcome.provider) ?? []), ...outcome.providerIds]);
-      }
     }
-    for (const [provider, providerIds] of sentIds) await this.receipts.applyKept(provider, providerIds);
+    for (const [provider, providerIds, any] of kept) if (any()) await this.receipts.applyKept(provider, providerIds);
   }
 
   /** Offers at once the entries of one kind that wait for a retry: their provider is back. */

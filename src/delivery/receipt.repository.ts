@@ -15,12 +15,13 @@ export class ReceiptRepository {
     });
   }
 
-  async anyFor(sql: Sql, provider: string, providerIds: string[]): Promise<boolean> {
-    const row = await sql.get(
+  /** Whether receipts are kept for any of these ids, read once the unit of work has committed (see Sql.readAfterCommit). */
+  async anyAfterCommit(sql: Sql, provider: string, providerIds: readonly string[]): Promise<() => boolean> {
+    const read = await sql.readAfterCommit(
       `SELECT 1 AS found FROM delivery_receipt WHERE provider = ? AND provider_id IN (${placeholders(providerIds)}) LIMIT 1`,
       [provider, ...providerIds],
     );
-    return row !== undefined;
+    return () => read.rows.length > 0;
   }
 
   /** The kept receipts for these ids, oldest first, locked until the transaction ends. */
