@@ -83,12 +83,13 @@ describe('the bulk lane in chunks, on one instance killed with SIGKILL', () => {
     expect(answer.body.data).toMatchObject({ lot: 'coupure', count: 250, rejected: [] });
     spent += 250 * PRICE;
 
-    // the first chunk handed over, and 30 messages of the second recorded while the rest of it is in hand
+    // the first chunk handed over, and 30 messages of the second recorded while the rest of it is in hand, with the
+    // third claimed beside it (two batches in hand)
     await until(() => countWith(env, account, 'coupure', 'sent'), (sent) => sent === 130, 60_000);
     const entries = await query(env, 'SELECT messages, claimed_by FROM outbox WHERE account_id = ? ORDER BY id', [account.account_id]);
     expect(entries.map((entry) => ({ messages: Number(entry.messages), held: entry.claimed_by !== null }))).toEqual([
       { messages: 70, held: true },
-      { messages: 50, held: false },
+      { messages: 50, held: true },
     ]);
     await server?.stop('SIGKILL');
     smsc.answerAgain();

@@ -81,6 +81,8 @@ export class OutboxWorker {
         name: OutboxWorker.QUEUES[lane],
         // messages: the bulk lane's claims take whole chunks until they hold this many
         batchSize: lane === 'bulk' ? CHUNK_SIZE : 50,
+        // a lot's next chunks are claimed while the last outcomes of the ones before are recorded
+        batchesInHand: lane === 'bulk' ? 2 : 1,
         pollMs: 1_000,
         leaseMs: config.outboxLeaseSeconds * 1000,
         claim: (sql, lease, now, limit) => this.claim(sql, lease, now, limit, lane),

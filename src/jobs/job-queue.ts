@@ -19,6 +19,12 @@ export interface JobQueue<Job> {
   readonly name: string;
   /** Jobs claimed at once; a full batch (or more: a claim may take jobs in groups) is followed at once by another claim. */
   readonly batchSize: number;
+  /**
+   * Batches processed at once on this instance (1 by default): with 2, the next batch is claimed and begun while
+   * the one before is finishing, so that a queue whose batches end slowly (the last outcomes of a hand-over being
+   * recorded) keeps its work going between them. Each batch holds its own claim.
+   */
+  readonly batchesInHand?: number;
   /** How long a claim lasts without renewal. */
   readonly leaseMs: number;
   /** How often due jobs are looked for when nothing wakes the queue. */

@@ -27,6 +27,7 @@ class TestQueue implements JobQueue<Job> {
   readonly name = 'test';
   readonly batchSize = 10;
   readonly pollMs = 20;
+  batchesInHand?: number;
   processed: Array<{ id: number; by: string }> = [];
   /** What each batch does before committing; a test may hold it back or make it fail. */
   before: (jobs: Job[]) => Promise<void> = async () => undefined;
@@ -237,6 +238,54 @@ describe(JobRunner.name, () => {
     await until(() => queue.processed.length === 4);
     expect(queue.processed.map((job) => job.id)).toEqual([1, 2, 3, 4]);
     expect((await rows()).map((row) => row.attempts)).toEqual([1, 2, 2, 2]);
+  });
+
+  it('claims the next batch while one is in hand, up to its batches in hand, and processes every job once', async () => {
+    const queue = new TestQueue(database, clock);
+    queue.batchesInHand = 2;
+    const held: Array<() => void> = [];
+    let mostInHand = 0;
+    queue.before = () => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      held.push(release);
+      mostInHand = Math.max(mostInHand, held.length);
+      return released.then(() => void held.splice(held.indexOf(release), 1));
+    };
+    await addJobs(45);
+    runner(queue).start();
+
+    await until(() => held.length === 2);
+    await sleep(50);
+    expect(held).toHaveLength(2);
+    while (queue.processed.length < 45) {
+      held[0]?.();
+      await sleep(5);
+    }
+
+    expect(mostInHand).toBe(2);
+    expect(queue.processed.map((job) => job.id).sort((a, b) => a - b)).toEqual(Array.from({ length: 45 }, (_, i) => i + 1));
+  });
+
+  it('with batches in hand, stops claiming after a failed batch and ends the drain once the other has ended', async () => {
+    const queue = new TestQueue(database, clock, 200);
+    queue.batchesInHand = 2;
+    let releaseFirst!: () => void;
+    let batches = 0;
+    queue.before = (jobs) => {
+      batches++;
+      if (jobs[0]!.id === 1) return new Promise((resolve) => (releaseFirst = resolve));
+      throw new Error('provider down');
+    };
+    await addJobs(30);
+    runner(queue).start();
+    await until(() => batches === 2);
+    await sleep(50);
+
+    expect(batches).toBe(2);
+    releaseFirst();
+    await until(() => queue.processed.length === 10);
+    expect(queue.processed.map((job) => job.id)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
   });
 
   it('waits for the batch in hand when stopped, and claims nothing afterwards', async () => {

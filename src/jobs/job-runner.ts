@@ -125,17 +125,36 @@ export class JobRunner {
     while (loop.running) await loop.running;
   }
 
+  /**
+   * Claims and processes batches until a claim comes back short; with several batches in hand, claims the next as
+   * soon as fewer are. A failed batch stops the claims: the drain fails once the batches in hand have ended.
+   */
   private async drain(loop: Loop): Promise<void> {
     const { queue, lease } = loop;
-    while (loop.wanted && loop.active) {
-      loop.wanted = false;
-      let claimed: unknown[];
-      do {
-        const now = this.clock.now();
-        claimed = await this.database.transaction((sql) => queue.claim(sql, lease, now, queue.batchSize));
-        if (claimed.length > 0) await this.process(loop, claimed);
-      } while (claimed.length >= queue.batchSize && loop.active);
+    const inHand = new Set<Promise<void>>();
+    let failure: { error: unknown } | undefined;
+    const begin = (claimed: unknown[]) => {
+      const batch: Promise<void> = this.process(loop, claimed)
+        .catch((error: unknown) => void (failure ??= { error }))
+        .finally(() => inHand.delete(batch));
+      inHand.add(batch);
+    };
+    try {
+      while (loop.wanted && loop.active && !failure) {
+        loop.wanted = false;
+        let full: boolean;
+        do {
+          const now = this.clock.now();
+          const claimed = await this.database.transaction((sql) => queue.claim(sql, lease, now, queue.batchSize));
+          full = claimed.length >= queue.batchSize;
+          if (claimed.length > 0) begin(claimed);
+          while (inHand.size >= (full ? (queue.batchesInHand ?? 1) : 1)) await Promise.race(inHand);
+        } while (full && loop.active && !failure);
+      }
+    } finally {
+      await Promise.all(inHand);
     }
+    if (failure) throw failure.error;
   }
 
   /** Runs a batch, renewing its claim every third of the lease while it is in hand; gives it back when this instance fails it. */
