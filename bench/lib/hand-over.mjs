@@ -36,16 +36,18 @@ export async function smscHandOver(env, { port, messages, window, rounds }) {
           healthPath: '/health/live',
         });
         try {
-          await until(() => way.smscs.every((each) => each.binds > 0), 10_000, () => 'the service did not bind to every SMSC');
+          await waitFor(() => way.smscs.every((each) => each.binds > 0), 10_000, () => 'the service did not bind to every SMSC');
           account ??= runCli(env, 'account:create', '--name', 'Bench hand-over', '--balance', '100000000', '--sender', 'HANDOVER');
           const call = apiCaller(service.url, `Bearer ${account.api_key}`);
           group ??= await groupOf(call, messages);
           // not counted: every route of the bench is measured warm, and a service hands over for its whole lifetime
           const lotsSoFar = lots.single.length + lots.routed.length;
-          await handOverLot(call, single, group, messages, `+22501${String(20_000_000 + lotsSoFar)}`);
-          const lot = await handOverLot(call, single, group, messages, `+22501${String(10_000_000 + lotsSoFar)}`);
+          await handOverLot(call, single, service, group, messages, `+22501${String(20_000_000 + lotsSoFar)}`);
+          const lot = await handOverLot(call, single, service, group, messages, `+22501${String(10_000_000 + lotsSoFar)}`);
           lots[name].push(lot);
           console.log(`hand-over (${name}): ${messages} messages in ${lot.seconds.toFixed(2)} s, ${lot.per_second}/s (accepted in ${lot.accept_seconds} s); an OTP sent mid-lot reached the SMSC in ${lot.otp_ms} ms`);
+        } catch (error) {
+          throw new Error(`${error.message}; the service's output:\n${service.output().slice(-20_000)}`);
         } finally {
           await service.stop();
         }
@@ -72,8 +74,16 @@ async function groupOf(call, messages) {
   return group;
 }
 
-/** One lot to the group, timed at the SMSCs (whose arrivals `smsc` reads), with an OTP to `otpTo` sent once a tenth is out. */
-async function handOverLot(call, smsc, group, messages, otpTo) {
+/**
+ * One lot to the group, timed at the SMSCs (whose arrivals `smsc` reads), with an OTP to `otpTo` sent once a tenth is
+ * out; fails at once if the service exits meanwhile.
+ */
+async function handOverLot(call, smsc, service, group, messages, otpTo) {
+  const until = (condition, timeoutMs, failure) =>
+    waitFor(() => {
+      if (service.ended !== null) throw new Error(`the service ended (${service.ended}) during the lot`);
+      return condition();
+    }, timeoutMs, failure);
   const submitted = smsc.submits;
   const requested = Date.now();
   const sent = await call('POST', '/v1/sms/send', { group_ids: [group], message: 'Bonjour ##NAME##, votre commande est prête.' });
@@ -156,7 +166,7 @@ export async function startSmsc({ receipts = false, noted = { times: [], otps: n
   };
 }
 
-async function until(condition, timeoutMs, failure) {
+async function waitFor(condition, timeoutMs, failure) {
   for (const deadline = Date.now() + timeoutMs; !condition(); await new Promise((resolve) => setTimeout(resolve, 10))) {
     if (Date.now() > deadline) throw new Error(failure());
   }

@@ -43,6 +43,10 @@ export async function startNode(name, args, { env, cwd = ROOT, port, healthPath 
     pid: child.pid,
     url: `http://127.0.0.1:${port}`,
     output: () => output,
+    /** How it ended (its exit code or signal); null while it runs. */
+    get ended() {
+      return child.exitCode ?? child.signalCode;
+    },
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
