@@ -90,7 +90,11 @@ export class OutboxWorker {
         renew: (sql, entries, lease, now) => this.outbox.renew(sql, [...new Set((entries as OutboxEntry[]).map((entry) => entry.id))], lease, now),
       });
     }
-    smsProvider.onReady?.(() => void this.expedite('sms'));
+    smsProvider.onReady?.(() => {
+      this.expedite('sms').catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'messages waiting for a connection not expedited; they are offered again at their retry time'),
+      );
+    });
   }
 
   /** Asks for a hand-over soon in the lane that received work, or in both; cheap to call after every committed send. */

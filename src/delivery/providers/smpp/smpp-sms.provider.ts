@@ -233,19 +233,20 @@ export class SmppSmsProvider implements SmsConnector {
     return this.binds.filter((bind) => bind.state === 'bound').length;
   }
 
+  /** Stores a receipt or an inbound message, then answers; whatever fails on the way is answered as a failure for now, never thrown. */
   private async onDeliverSm(pdu: smpp.PDU, respond: (status: number) => void): Promise<void> {
-    const receipt = readReceipt(pdu as DeliverSm);
-    const message = receipt ? null : readMobileOriginated(pdu as MobileOriginatedPdu);
-    if (receipt) this.metrics.receipts.inc({ connector: this.id, status: receipt.providerStatus });
-    const store = receipt
-      ? () => this.receipts.record({ provider: this.id, ...receipt })
-      : message && (() => this.inbound.receive({ provider: this.id, ...message }));
-    if (!store) {
-      this.logger.log({ esmClass: pdu.esm_class }, 'deliver_sm that is neither a delivery receipt nor an inbound message ignored');
-      respond(smpp.ESME_ROK);
-      return;
-    }
     try {
+      const receipt = readReceipt(pdu as DeliverSm);
+      const message = receipt ? null : readMobileOriginated(pdu as MobileOriginatedPdu);
+      if (receipt) this.metrics.receipts.inc({ connector: this.id, status: receipt.providerStatus });
+      const store = receipt
+        ? () => this.receipts.record({ provider: this.id, ...receipt })
+        : message && (() => this.inbound.receive({ provider: this.id, ...message }));
+      if (!store) {
+        this.logger.log({ esmClass: pdu.esm_class }, 'deliver_sm that is neither a delivery receipt nor an inbound message ignored');
+        respond(smpp.ESME_ROK);
+        return;
+      }
       await store();
       respond(smpp.ESME_ROK);
     } catch (error) {
