@@ -156,6 +156,8 @@ describe('/v1/balance', () => {
 
     async function filtersOnce() {
       const tenant = await createTenant(t, { balance: '100.00' });
+      // created_to is exclusive: the opening entry must be older than it, not of the same millisecond
+      t.clock.advance(1);
       const before = t.clock.now();
       t.clock.advance(3600);
       const first = (await sendOtp(tenant).expect(200)).body.data.uniq_id;
