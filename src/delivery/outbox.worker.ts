@@ -90,11 +90,7 @@ export class OutboxWorker {
         renew: (sql, entries, lease, now) => this.outbox.renew(sql, [...new Set((entries as OutboxEntry[]).map((entry) => entry.id))], lease, now),
       });
     }
-    smsProvider.onReady?.(() => {
-      this.expedite('sms').catch((error: unknown) =>
-        this.logger.warn({ err: error }, 'messages waiting for a connection not expedited; they are offered again at their retry time'),
-      );
-    });
+    smsProvider.onReady?.(() => void this.expedite('sms'));
   }
 
   /** Asks for a hand-over soon in the lane that received work, or in both; cheap to call after every committed send. */
@@ -254,9 +250,17 @@ export class OutboxWorker {
     for (const [provider, providerIds, any] of kept) if (any()) await this.receipts.applyKept(provider, providerIds);
   }
 
-  /** Offers at once the entries of one kind that wait for a retry: their provider is back. */
-  async expedite(kind: OutboxKind): Promise<void> {
-    await this.database.run((sql) => this.outbox.expedite(sql, kind, this.clock.now()));
+  /**
+   * Offers at once the entries of one kind that wait for a retry: their provider is back. Called from a connection's
+   * events, it never throws: entries it could not offer come at their retry time.
+   */
+  private async expedite(kind: OutboxKind): Promise<void> {
+    try {
+      await this.database.run((sql) => this.outbox.expedite(sql, kind, this.clock.now()));
+    } catch (error) {
+      this.logger.warn({ err: error }, 'messages waiting for a connection not expedited; they are offered again at their retry time');
+      return;
+    }
     this.wake();
   }
 
