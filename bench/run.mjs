@@ -342,10 +342,11 @@ async function benchDatabase(db) {
   const run = async (target, table, name, key, requestFor, connections) => {
     const request = await requestFor(key);
     if (request === null) return console.log(`${target.name.padEnd(8)} ${name.padEnd(22)} c=${String(connections).padStart(2)} skipped: no OTP to verify was sent`);
-    // each run starts on a quiet server: the messages of the sends before it handed over, and what they left done;
-    // and on a quiet database server, whose purge and flushing after a run would otherwise weigh on the next one
-    if (target === server) await outboxDrained(server.url, METRICS_TOKEN);
-    await settled(target.pid);
+    // each run starts on a quiet machine: the service's messages of the sends before it handed over, and what they
+    // left done, also before a run of the floor or the baseline, which would otherwise share the cores with that work;
+    // every process measured idle; and a quiet database server, whose purge and flushing would weigh on the next run
+    await outboxDrained(server.url, METRICS_TOKEN);
+    for (const each of [server, floor, reference]) await settled(each.pid);
     if (mysql.pid) await settled(mysql.pid);
     const rss = rssSampler(target.pid);
     const figures = await measure(target.url, [request], { connections, duration });

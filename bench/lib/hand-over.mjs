@@ -101,6 +101,9 @@ async function handOverLot(call, smsc, service, group, messages, otpTo) {
 
 const medianLot = (lots) => [...lots].sort((a, b) => a.per_second - b.per_second)[Math.floor(lots.length / 2)];
 
+/** The ids the SMSCs give: unique over the whole run, as a real SMSC's are, so that no receipt kept from one phase names a message of another. */
+let messageIds = 0;
+
 /**
  * An SMSC that takes every bind and every submit_sm, and notes in `noted` when each submit arrived (and to whom, for
  * the OTPs): SMSCs that share it count as one. With `receipts`, it answers each submit that asks for one with a final
@@ -125,7 +128,7 @@ export async function startSmsc({ receipts = false, noted = { times: [], otps: n
     session.on('submit_sm', (pdu) => {
       arrivals.push(Date.now());
       if (pdu.destination_addr.startsWith('22501')) otps.set(`+${pdu.destination_addr}`, Date.now());
-      const messageId = String(arrivals.length);
+      const messageId = String(++messageIds);
       session.send(pdu.response({ message_id: messageId }));
       if (receipts && (Number(pdu.registered_delivery) & 1) === 1) {
         receiptsSent++;
