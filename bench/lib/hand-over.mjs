@@ -4,6 +4,7 @@
 import smpp from 'smpp';
 import { apiCaller } from './load.mjs';
 import { runCli, SERVICE_NODE_FLAGS, startNode } from './processes.mjs';
+import { medianLot } from './report.mjs';
 import { routingFileOf } from './routing.mjs';
 
 const CONTACTS_PER_REQUEST = 1000;
@@ -98,8 +99,6 @@ async function handOverLot(call, smsc, service, group, messages, otpTo) {
   const seconds = (smsc.lastAt - smsc.firstAfter(submitted)) / 1000;
   return { seconds, per_second: Math.round(messages / seconds), accept_seconds: (accepted - requested) / 1000, otp_ms: otpMs };
 }
-
-const medianLot = (lots) => [...lots].sort((a, b) => a.per_second - b.per_second)[Math.floor(lots.length / 2)];
 
 /** The ids the SMSCs give: unique over the whole run, as a real SMSC's are, so that no receipt kept from one phase names a message of another. */
 let messageIds = 0;

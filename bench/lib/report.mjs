@@ -6,6 +6,9 @@ export const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
+/** Of lots measured in messages or events per second, the median one (its own figures, not a mean of two). */
+export const medianLot = (lots) => [...lots].sort((a, b) => a.per_second - b.per_second)[Math.floor(lots.length / 2)];
+
 export function summarise(runs) {
   return {
     rps: Math.round(median(runs.map((run) => run.rps))),
