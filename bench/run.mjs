@@ -340,15 +340,17 @@ async function benchDatabase(db) {
     table[name] ??= {};
     (table[name][connections] ??= []).push(figures);
   };
+  // a measurement starts on a quiet machine: the service's messages of the sends before it handed over, and what they
+  // left done, also before a run of the floor or the baseline, which would otherwise share the cores with that work;
+  // every process measured idle; and a quiet database server, whose purge and flushing would weigh on the next run
+  const quiet = async () => {
+    await outboxDrained(server.url, METRICS_TOKEN);
+    await Promise.all([server.pid, floor.pid, reference.pid, mysql.pid].filter(Boolean).map((pid) => settled(pid)));
+  };
   const run = async (target, table, name, key, requestFor, connections) => {
     const request = await requestFor(key);
     if (request === null) return console.log(`${target.name.padEnd(8)} ${name.padEnd(22)} c=${String(connections).padStart(2)} skipped: no OTP to verify was sent`);
-    // each run starts on a quiet machine: the service's messages of the sends before it handed over, and what they
-    // left done, also before a run of the floor or the baseline, which would otherwise share the cores with that work;
-    // every process measured idle; and a quiet database server, whose purge and flushing would weigh on the next run
-    await outboxDrained(server.url, METRICS_TOKEN);
-    for (const each of [server, floor, reference]) await settled(each.pid);
-    if (mysql.pid) await settled(mysql.pid);
+    await quiet();
     const rss = rssSampler(target.pid);
     const figures = await measure(target.url, [request], { connections, duration });
     figures.rss_mb = rss.stop();
@@ -423,8 +425,7 @@ async function benchDatabase(db) {
     // one lot's rate moves by a fifth from one run to the next on MariaDB: the median of at least three
     const lots = [];
     for (let lot = 0; lot < Math.max(3, rounds); lot++) {
-      await settled(server.pid);
-      if (mysql.pid) await settled(mysql.pid);
+      await quiet();
       const fanOut = await webhookFanOut(oursEnv, fanOutAccount.account_id, Number(args['webhook-events']));
       console.log(`webhook fan-out: ${fanOut.delivered} of ${fanOut.events} events in ${fanOut.seconds} s, ${fanOut.per_second} events/s`);
       lots.push(fanOut);
