@@ -6,7 +6,7 @@ import { deliveryConfig, type DeliveryConfig } from '../config/delivery.config.j
 import type { SecretBox } from '../common/crypto/secret-box.js';
 import { Database } from '../database/database.js';
 import type { Sql } from '../database/sql.js';
-import { backoffMs } from '../jobs/backoff.js';
+import { backoffMs, longestBackoffMs } from '../jobs/backoff.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import type { Lease } from '../jobs/lease.js';
 import { Metrics } from '../metrics/metrics.js';
@@ -256,7 +256,7 @@ export class OutboxWorker {
    */
   private async expedite(kind: OutboxKind): Promise<void> {
     try {
-      await this.database.run((sql) => this.outbox.expedite(sql, kind, this.clock.now()));
+      await this.database.run((sql) => this.outbox.expedite(sql, kind, this.clock.now(), longestBackoffMs(MAX_BACKOFF_MS)));
     } catch (error) {
       this.logger.warn({ err: error }, 'messages waiting for a connection not expedited; they are offered again at their retry time');
       return;
