@@ -217,12 +217,12 @@ export class OutboxRepository {
   /**
    * Makes the entries of a kind that wait for a retry due now: tried before and not claimed (a scheduled entry
    * not yet due has never been tried; one waiting for a connection may have no attempt counted, but has its reason).
-   * A retry is never due later than `within` from now, so only that stretch of the claim index is read, lane by lane
+   * A retry is never due later than `withinMs` from now, so only that stretch of the claim index is read, lane by lane
    * as the index leads with the lane: the entries scheduled beyond it (a lot sent for tomorrow) are neither read nor
    * locked, which on MariaDB held up the hand-over for seconds on every bind.
    */
-  async expedite(sql: Sql, kind: OutboxKind, now: Date, within: number): Promise<number> {
-    const until = new Date(now.getTime() + within);
+  async expedite(sql: Sql, kind: OutboxKind, now: Date, withinMs: number): Promise<number> {
+    const until = new Date(now.getTime() + withinMs);
     let expedited = 0;
     for (const bulk of [false, true]) {
       expedited += await sql.run(
