@@ -3,6 +3,7 @@ import { AccountModule } from '../account/account.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
 import { AdminFraudController } from './admin-fraud.controller.js';
 import { AdminFraud } from './admin-fraud.service.js';
+import { ConversionTallyRepository } from './conversion-tally.repository.js';
 import { ConversionWorker } from './conversion.worker.js';
 import { FraudAttemptRepository } from './fraud-attempt.repository.js';
 import { FraudBlockRepository } from './fraud-block.repository.js';
@@ -40,6 +41,7 @@ import { VelocityKeyRepository } from './velocity-key.repository.js';
     FraudBlocks,
     FraudEvents,
     FraudMetrics,
+    ConversionTallyRepository,
     ConversionWorker,
     FraudHousekeeping,
   ],

@@ -121,12 +121,12 @@ export class FraudThresholdsDto {
   @Count(1, 1_000_000)
   country_per_10_min!: number;
 
-  /** Settled codes (verified, expired or superseded) in 24 h before a prefix's or country's conversion is judged @example 30 */
+  /** Codes of the last 24 h whose validity has ended before a prefix's or country's conversion is judged @example 30 */
   @IsOptional()
   @Count(1, 1_000_000)
   conversion_min_sends!: number;
 
-  /** Verified ÷ settled below which a prefix or country is blocked 6 h @example 0.2 */
+  /** Verified ÷ those codes below which a prefix or country is blocked 6 h @example 0.2 */
   @ApiProperty({ type: Number, minimum: 0, maximum: 1, example: 0.2 })
   @IsOptional()
   @IsRate()

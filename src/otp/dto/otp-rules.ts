@@ -43,6 +43,9 @@ export const IsSenderForChannel = rule(
 
 export const OTP_LENGTHS = { min: 4, max: 6 } as const;
 
+/** A code's lifetime (`otp_expiry`), in seconds. */
+export const OTP_EXPIRY_SECONDS = { min: 60, max: 3600 } as const;
+
 /** The message carries the code: `##OTP##` at least once. */
 export const HasPlaceholder = rule(
   'hasPlaceholder',

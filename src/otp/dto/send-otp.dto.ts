@@ -3,7 +3,7 @@ import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Max, MaxLength
 import { Messages } from '../../common/validation/messages.js';
 import { LANGUAGES, type Language } from '../../common/language.js';
 import { OTP_TYPES, type OtpType } from '../otp-code.js';
-import { FitsWithCode, HasPlaceholder, IsClientIp, IsRecipientForChannel, IsSenderForChannel, IsUserRef, OTP_LENGTHS, OTP_PLACEHOLDER } from './otp-rules.js';
+import { FitsWithCode, HasPlaceholder, IsClientIp, IsRecipientForChannel, IsSenderForChannel, IsUserRef, OTP_EXPIRY_SECONDS, OTP_LENGTHS, OTP_PLACEHOLDER } from './otp-rules.js';
 
 export const CHANNELS = ['SMS', 'EMAIL'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -55,11 +55,11 @@ export class SendOtpDto {
   @Max(OTP_LENGTHS.max, { message: Messages.between(OTP_LENGTHS.min, OTP_LENGTHS.max) })
   otp_length?: number;
 
-  @ApiPropertyOptional({ minimum: 60, maximum: 3600, default: 300, type: 'integer', description: 'Lifetime of the code, in seconds' })
+  @ApiPropertyOptional({ minimum: OTP_EXPIRY_SECONDS.min, maximum: OTP_EXPIRY_SECONDS.max, default: 300, type: 'integer', description: 'Lifetime of the code, in seconds' })
   @IsOptional()
   @IsInt({ message: Messages.integer })
-  @Min(60, { message: Messages.between(60, 3600) })
-  @Max(3600, { message: Messages.between(60, 3600) })
+  @Min(OTP_EXPIRY_SECONDS.min, { message: Messages.between(OTP_EXPIRY_SECONDS.min, OTP_EXPIRY_SECONDS.max) })
+  @Max(OTP_EXPIRY_SECONDS.max, { message: Messages.between(OTP_EXPIRY_SECONDS.min, OTP_EXPIRY_SECONDS.max) })
   otp_expiry?: number;
 
   @ApiPropertyOptional({
