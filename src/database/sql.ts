@@ -172,8 +172,7 @@ export class Sql {
    * alone is never known to be new there.
    */
   async insertAllIfAbsent(table: string, columns: readonly string[], rows: ReadonlyArray<readonly Param[]>): Promise<boolean> {
-    const tuple = `(${placeholders(columns)})`;
-    const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
+    const insert = multiRowInsert(table, columns, rows.length);
     const params: unknown[] = [];
     for (const row of rows) for (const value of row) params.push(this.bind(value));
     if (this.dialect === 'sqlite') return (await this.statements.write(`${insert} ON CONFLICT DO NOTHING`, params, this.takeWaiting())).changes === rows.length;
@@ -253,7 +252,7 @@ const START_TRANSACTION = 'START TRANSACTION';
 /** Multi-row insert texts by table, columns and row count: a bulk send would otherwise build and hash them anew. */
 const multiRowTexts = new Map<string, string>();
 
-function multiRowInsert(table: string, columns: readonly string[], rows: number): string {
+export function multiRowInsert(table: string, columns: readonly string[], rows: number): string {
   const key = `${table}|${rows}|${columns.join(',')}`;
   let text = multiRowTexts.get(key);
   if (text === undefined) {

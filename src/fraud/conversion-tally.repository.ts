@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { uuidV7Floor } from '../common/ids.js';
 import { ReportReads } from '../database/report-reads.js';
-import { placeholders, readBoolean, type Param, type Sql } from '../database/sql.js';
+import { multiRowInsert, readBoolean, type Param, type Sql } from '../database/sql.js';
 import type { CodeRange } from './conversion-window.js';
 import type { FraudScope } from './fraud-state.repository.js';
 import type { BlockScope } from './fraud-state.js';
@@ -87,7 +87,7 @@ export class ConversionTallyRepository {
     for (let start = 0; start < rows.length; start += CHUNK) {
       const chunk = rows.slice(start, start + CHUNK);
       const params: Param[] = chunk.flatMap((row) => [row.accountId, row.sandbox, row.scope, row.value, row.sent, row.verified]);
-      await sql.run(`INSERT INTO fraud_conversion_tally (${COLUMNS.join(', ')}) VALUES ${chunk.map(() => `(${placeholders(COLUMNS)})`).join(', ')} ${onKey}`, params);
+      await sql.run(`${multiRowInsert('fraud_conversion_tally', COLUMNS, chunk.length)} ${onKey}`, params);
     }
     if (leaving.length > 0) await sql.run('DELETE FROM fraud_conversion_tally WHERE sent <= 0');
   }

@@ -1,8 +1,7 @@
-import { OTP_EXPIRY_SECONDS } from '../otp/dto/otp-rules.js';
+import { LONGEST_OTP_LIFETIME_MS } from '../otp/dto/otp-rules.js';
 
 /** Conversion is judged on the codes of the last 24 hours. */
 export const CONVERSION_WINDOW_MS = 24 * 3600_000;
-const LONGEST_VALIDITY_MS = OTP_EXPIRY_SECONDS.max * 1000;
 
 /** Codes created in [`createdFrom`, `createdTo`) whose validity ended in (`endedAfter`, `endedBy`] (`endedAfter` null: any time up to `endedBy`). */
 export interface CodeRange {
@@ -26,7 +25,7 @@ export function conversionChanges(countedTo: Date | null, now: Date): { joining:
   const windowFrom = new Date(now.getTime() - CONVERSION_WINDOW_MS);
   if (countedTo === null) return { joining: { createdFrom: windowFrom, createdTo: now, endedAfter: null, endedBy: now }, leaving: null };
   if (now <= countedTo) return null;
-  const earliestEnding = new Date(countedTo.getTime() - LONGEST_VALIDITY_MS);
+  const earliestEnding = new Date(countedTo.getTime() - LONGEST_OTP_LIFETIME_MS);
   const counted = new Date(countedTo.getTime() - CONVERSION_WINDOW_MS);
   return {
     joining: { createdFrom: earliestEnding > windowFrom ? earliestEnding : windowFrom, createdTo: now, endedAfter: countedTo, endedBy: now },

@@ -76,8 +76,10 @@ export class ConversionWorker implements JobQueue<ConversionJob> {
     const job = jobs[0]!.id;
     const countedTo = await this.database.run((sql) => this.countedTo(sql, job));
     const changes = conversionChanges(countedTo, now);
-    const joining = changes ? await this.tallies.codes(changes.joining) : [];
-    const leaving = changes?.leaving ? await this.tallies.codes(changes.leaving) : [];
+    const [joining, leaving] = await Promise.all([
+      changes ? this.tallies.codes(changes.joining) : [],
+      changes?.leaving ? this.tallies.codes(changes.leaving) : [],
+    ]);
     const blocked = await this.database.transaction(async (sql) => {
       await this.table.hold(sql, this.name, job, lease, now);
       if (changes) await this.tallies.change(sql, joining, leaving);

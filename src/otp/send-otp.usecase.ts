@@ -22,13 +22,11 @@ import { ApprovedSenders } from '../sending/approved-senders.service.js';
 import { ChargedSend, type Charge, type ChargedUnit } from '../sending/charged-send.service.js';
 import { MessageOutRepository } from '../sms/message-out.repository.js';
 import type { OtpSendResultDto } from './dto/otp-send-result.dto.js';
-import { DEFAULT_OTP_LENGTH, OTP_PLACEHOLDER } from './dto/otp-rules.js';
+import { DEFAULT_OTP_LENGTH, OTP_EXPIRY_SECONDS, OTP_PLACEHOLDER } from './dto/otp-rules.js';
 import type { SendOtpDto } from './dto/send-otp.dto.js';
 import { generateCode, hashCode } from './otp-code.js';
 import { OtpRepository } from './otp.repository.js';
 
-const DEFAULT_EXPIRY_SECONDS = 300;
-const MAX_EXPIRY_SECONDS = 3600;
 const MASK = '******';
 const OTP_OPTED_OUT = 'destinataire désinscrit (STOP) : les codes ne lui sont pas envoyés';
 
@@ -136,7 +134,7 @@ export class SendOtp {
 
     await this.otps.claimRecipient(sql, principal.accountId, request.recipient, uniqId, now);
     await fraud.beginVelocityCounts(sql, now);
-    const aliveSince = addSeconds(now, -MAX_EXPIRY_SECONDS);
+    const aliveSince = addSeconds(now, -OTP_EXPIRY_SECONDS.max);
     const earlierCodes = await this.enforceSendLimit(sql, principal.accountId, request.recipient, now, aliveSince, fraud);
     await this.otps.insert(sql, {
       uniqId,
@@ -245,7 +243,7 @@ function toSendRequest(dto: SendOtpDto): SendRequest {
     message: dto.message,
     otpType: dto.otp_type ?? 'numeric',
     otpLength: dto.otp_length ?? DEFAULT_OTP_LENGTH,
-    expirySeconds: dto.otp_expiry ?? DEFAULT_EXPIRY_SECONDS,
+    expirySeconds: dto.otp_expiry ?? OTP_EXPIRY_SECONDS.default,
     useLocalNumber: dto.use_local_number ?? false,
     applicationName: dto.application_name ?? null,
     language: dto.language ?? 'fr',

@@ -44,7 +44,9 @@ export const IsSenderForChannel = rule(
 export const OTP_LENGTHS = { min: 4, max: 6 } as const;
 
 /** A code's lifetime (`otp_expiry`), in seconds. */
-export const OTP_EXPIRY_SECONDS = { min: 60, max: 3600 } as const;
+export const OTP_EXPIRY_SECONDS = { min: 60, max: 3600, default: 300 } as const;
+/** No code lives longer: one created earlier than this before a time has expired by then. */
+export const LONGEST_OTP_LIFETIME_MS = OTP_EXPIRY_SECONDS.max * 1000;
 
 /** The message carries the code: `##OTP##` at least once. */
 export const HasPlaceholder = rule(

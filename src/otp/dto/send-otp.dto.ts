@@ -55,7 +55,7 @@ export class SendOtpDto {
   @Max(OTP_LENGTHS.max, { message: Messages.between(OTP_LENGTHS.min, OTP_LENGTHS.max) })
   otp_length?: number;
 
-  @ApiPropertyOptional({ minimum: OTP_EXPIRY_SECONDS.min, maximum: OTP_EXPIRY_SECONDS.max, default: 300, type: 'integer', description: 'Lifetime of the code, in seconds' })
+  @ApiPropertyOptional({ minimum: OTP_EXPIRY_SECONDS.min, maximum: OTP_EXPIRY_SECONDS.max, default: OTP_EXPIRY_SECONDS.default, type: 'integer', description: 'Lifetime of the code, in seconds' })
   @IsOptional()
   @IsInt({ message: Messages.integer })
   @Min(OTP_EXPIRY_SECONDS.min, { message: Messages.between(OTP_EXPIRY_SECONDS.min, OTP_EXPIRY_SECONDS.max) })
