@@ -31,6 +31,8 @@ const HOT_QUERIES: Array<[name: string, shape: RegExp]> = [
   ['the price of a destination', /\bFROM message_price\b/],
   ['the latest OTP of a recipient, locked (send supersedes it, verify checks it)', /\bFROM otp_recipient\b.*\bJOIN otp\b/s],
   ['the sends to a recipient in the rate window', /^SELECT\b.*\bFROM otp\b.*\brecipient = \?/s],
+  ["the sends to a recipient among its prefix's, summing the prefix's other sends (fraud guard)", /\bAS fraud_prefix_sends\b.*\bFROM otp AS o\b.*\bprefix = \?/s],
+  ["the distinct numbers of a prefix whose sends reached the threshold (fraud guard)", /^SELECT \(SELECT COUNT\(\*\) FROM \(SELECT DISTINCT recipient\b/],
   ['the supersession of the earlier codes', /^UPDATE otp\b.*\brecipient = \?/s],
   ['the failed verifications of a recipient in the window', /^SELECT\b.*\bFROM verification_failure\b/s],
   ['the updates of an OTP by uniq_id (wrong attempt, verified, e-mail sent)', /^UPDATE otp\b.*\bWHERE uniq_id = \?/s],
@@ -151,6 +153,8 @@ describe('query plans of the hot paths', () => {
     // a key not used yet: it is read from the database, not from a cache
     const { api_key } = await t.admin.createApiKey(subscriber.userId);
     const tenant = { ...subscriber, auth: `Bearer ${api_key}` };
+    // the second number of a prefix crosses its threshold: its distinct numbers are counted (in monitor mode, the default)
+    await t.http().put('/v1/fraud/policy').set('Authorization', subscriber.auth).send({ thresholds: { prefix_per_hour: 1 } }).expect(200);
     const recording = recordStatements(t.app.get(DataSource));
     const sent = await t.withDeliveryPaused(async () => {
       const sms = await post(tenant, '/v1/otp/send', smsBody('+2250707070707', { sender: 'DEMO' }), { 'Idempotency-Key': 'plans' }).expect(200);

@@ -25,8 +25,9 @@ import { OutboxChunks1765400000000 } from './migrations/1765400000000-outbox-chu
 import { SmsRouting1765500000000 } from './migrations/1765500000000-sms-routing.js';
 import { OtpFraudGuard1765600000000 } from './migrations/1765600000000-otp-fraud-guard.js';
 import { FraudConversionTally1765700000000 } from './migrations/1765700000000-fraud-conversion-tally.js';
+import { OtpPrefixBackfill1765800000000 } from './migrations/1765800000000-otp-prefix-backfill.js';
 
-export const MIGRATIONS = [InitialSchema1763769600000, BalanceNeverNegative1764028800000, Webhooks1764200000000, AddressBook1764300000000, SenderReview1764400000000, BulkSms1764500000000, OutboxLanes1764500000001, InboundSms1764600000000, BalanceAlert1764700000000, MessageCountry1764800000000, Hlr1764900000000, Campaigns1765000000000, UsageCoveringIndex1765100000000, RecipientFailures1765200000000, OperatorKeys1765300000000, OtpList1765300000001, LogReceipts1765300000002, ImportEncoding1765350000001, OutboxChunks1765400000000, SmsRouting1765500000000, OtpFraudGuard1765600000000, FraudConversionTally1765700000000];
+export const MIGRATIONS = [InitialSchema1763769600000, BalanceNeverNegative1764028800000, Webhooks1764200000000, AddressBook1764300000000, SenderReview1764400000000, BulkSms1764500000000, OutboxLanes1764500000001, InboundSms1764600000000, BalanceAlert1764700000000, MessageCountry1764800000000, Hlr1764900000000, Campaigns1765000000000, UsageCoveringIndex1765100000000, RecipientFailures1765200000000, OperatorKeys1765300000000, OtpList1765300000001, LogReceipts1765300000002, ImportEncoding1765350000001, OutboxChunks1765400000000, SmsRouting1765500000000, OtpFraudGuard1765600000000, FraudConversionTally1765700000000, OtpPrefixBackfill1765800000000];
 
 /**
  * TypeORM options for the configured database; the schema comes from migrations

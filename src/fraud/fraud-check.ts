@@ -87,9 +87,9 @@ export class FraudCheck {
     if (this.lockKeys && counted.length > 0) await this.tools.velocityKeys.lock(sql, this.scope, counted, now);
   }
 
-  /** The velocity counts' columns for the send-limit read; undefined when velocity is off or nothing is to be read. */
-  rideAlong(sql: Sql): RideAlong | undefined {
-    return this.velocity?.rideAlong(sql);
+  /** The velocity counts' columns for the send-limit read of the recipient's OTPs created after `from`; undefined when velocity is off or nothing is to be read. */
+  rideAlong(sql: Sql, from: Date): RideAlong | undefined {
+    return this.velocity?.rideAlong(sql, from);
   }
 
   /**
@@ -102,6 +102,7 @@ export class FraudCheck {
     this.counted = [];
     this.madeBlock = null;
     if (!this.velocity || !this.state) return;
+    await this.velocity.countPrefix(sql, row);
     const findings = this.velocity.judge(row, now);
     if (findings.length === 0) return;
     const crossed = findings.some((found) => found.reason === 'prefix_velocity') ? this.subject.prefix : null;

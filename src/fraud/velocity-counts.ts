@@ -31,6 +31,8 @@ interface Key {
 export interface RideAlong {
   columns: string;
   params: Param[];
+  /** The prefix among whose OTPs the read finds the recipient's, counting the prefix's other sends as it goes. */
+  prefix?: string;
 }
 
 export interface VelocityRow {
@@ -41,6 +43,7 @@ export interface VelocityRow {
   fraud_user_oldest?: string | Date | null;
   fraud_user_nth?: string | Date | null;
   fraud_prefix_count?: number | string;
+  fraud_prefix_sends?: number | string;
   fraud_country_count?: number | string;
   fraud_country_oldest?: string | Date | null;
   fraud_country_minute?: number | string | null;
@@ -51,10 +54,11 @@ export interface VelocityRow {
 const ENFORCED_READ: Record<VelocityKind, Key['read']> = { ip: 'nth', user: 'nth', prefix: 'walk', country: 'window' };
 
 /** The column of each key's OTPs in the `otp` table, and the index ending in `created_at` that serves it (migration OtpFraudGuard). */
+export const PREFIX_INDEX = 'IDX_otp_fraud_prefix';
 const READ_BY: Record<VelocityKind, { column: string; index: string }> = {
   ip: { column: 'client_ip', index: 'IDX_otp_fraud_ip' },
   user: { column: 'user_ref', index: 'IDX_otp_fraud_user' },
-  prefix: { column: 'prefix', index: 'IDX_otp_fraud_prefix' },
+  prefix: { column: 'prefix', index: PREFIX_INDEX },
   country: { column: 'country', index: 'IDX_otp_fraud_country' },
 };
 
@@ -88,7 +92,23 @@ function subqueries(key: Key, sql: Sql): string {
   return `(SELECT COUNT(*) FROM (SELECT 1 FROM ${otp} WHERE ${where} LIMIT ${cap}) c) AS fraud_${key.kind}_count, (SELECT MIN(created_at) FROM ${otp} WHERE ${where}) AS fraud_${key.kind}_oldest`;
 }
 
+/**
+ * A prefix's sends to its other numbers, summed by the send-limit read as it
+ * goes through the prefix's OTPs (RideAlong.prefix): no subquery of its own.
+ */
+const PREFIX_SENDS = 'SUM(CASE WHEN recipient <> ? AND is_test = ? AND created_at > ? THEN 1 ELSE 0 END) AS fraud_prefix_sends';
+
 const texts = new Map<string, string>();
+
+function columnsOf(sql: Sql, keys: readonly Key[], throughPrefix: boolean): string {
+  const shape = `${sql.dialect}:${throughPrefix ? 'through:' : ''}${keys.map((key) => `${key.kind}:${key.read}:${key.limit}`).join(',')}`;
+  let columns = texts.get(shape);
+  if (columns === undefined) {
+    columns = [...(throughPrefix ? [PREFIX_SENDS] : []), ...keys.map((key) => subqueries(key, sql))].join(', ');
+    texts.set(shape, columns);
+  }
+  return columns;
+}
 
 /**
  * The velocity signals of a send: the keys it has (its address, its user
@@ -103,6 +123,8 @@ export class VelocityCounts {
   private window: CountryWindow | null = null;
   /** Sends of the country the current attempt reserves in its row, itself included (0: none). */
   private reserving = 0;
+  /** The prefix, when the send-limit read goes through its OTPs and sums its other sends (rideAlong). */
+  private throughPrefix: Key | null = null;
 
   private constructor(
     private readonly scope: FraudScope,
@@ -162,18 +184,35 @@ export class VelocityCounts {
     return this.keys.filter((key) => key.read !== 'reserved').map(({ kind, value }) => ({ kind, value }));
   }
 
-  /** The columns of the keys to read; undefined when every key is known. */
-  rideAlong(sql: Sql): RideAlong | undefined {
-    const read = this.keys.filter((key) => key.read === 'walk' || key.read === 'nth' || key.read === 'window');
-    if (read.length === 0) return undefined;
-    const shape = `${sql.dialect}:${read.map((key) => `${key.kind}:${key.read}:${key.limit}`).join(',')}`;
-    let columns = texts.get(shape);
-    if (columns === undefined) {
-      columns = read.map((key) => subqueries(key, sql)).join(', ');
-      texts.set(shape, columns);
-    }
+  /**
+   * The columns of the keys to read, for a send-limit read of the recipient's
+   * OTPs created after `from`; undefined when every key is known. A prefix to
+   * count is read with the send-limit read itself when that read lies within
+   * the prefix's hour: the read then goes through the prefix's OTPs, summing
+   * the sends to its other numbers, an upper bound of their distinct count
+   * that countPrefix makes exact only once it reaches the threshold.
+   */
+  rideAlong(sql: Sql, from: Date): RideAlong | undefined {
+    const prefix = this.keys.find((key) => key.kind === 'prefix' && key.read === 'walk');
+    this.throughPrefix = prefix && from.getTime() >= this.at.getTime() - HOUR_MS ? prefix : null;
+    const read = this.keys.filter((key) => key !== this.throughPrefix && (key.read === 'walk' || key.read === 'nth' || key.read === 'window'));
+    if (read.length === 0 && !this.throughPrefix) return undefined;
+    const params: Param[] = this.throughPrefix ? [this.subject.recipient, this.scope.sandbox, this.throughPrefix.since] : [];
+    params.push(...this.paramsOf(read));
+    return { columns: columnsOf(sql, read, this.throughPrefix !== null), params, prefix: this.throughPrefix?.value };
+  }
+
+  /** When the prefix's other sends, summed by the send-limit read, reach its threshold: its distinct numbers, counted. */
+  async countPrefix(sql: Sql, row: VelocityRow): Promise<void> {
+    const prefix = this.throughPrefix;
+    if (!prefix || Number(row.fraud_prefix_sends ?? 0) < prefix.limit) return;
+    const counted = await sql.get<VelocityRow>(`SELECT ${columnsOf(sql, [prefix], false)}`, this.paramsOf([prefix]));
+    row.fraud_prefix_count = counted?.fraud_prefix_count ?? 0;
+  }
+
+  private paramsOf(keys: readonly Key[]): Param[] {
     const params: Param[] = [];
-    for (const { kind, value, since, read: how } of read) {
+    for (const { kind, value, since, read: how } of keys) {
       const key = [this.scope.accountId, this.scope.sandbox, value];
       const where = [...key, since];
       if (how === 'window') params.push(...key, ...key);
@@ -181,7 +220,7 @@ export class VelocityCounts {
       else if (kind === 'prefix') params.push(...where, this.subject.recipient);
       else params.push(...where, ...where);
     }
-    return { columns, params };
+    return params;
   }
 
   /** The keys over their thresholds, as signals in the counts' mode; a prefix's is to be blocked (see FraudCheck). */
@@ -252,7 +291,7 @@ export class VelocityCounts {
       this.window = CountryWindow.read({ minute: row.fraud_country_minute ?? null, counts: row.fraud_country_counts ?? null }, now);
       return { count: this.window.total, frees: this.window.frees };
     }
-    const count = Number(row[`fraud_${key.kind}_count`] ?? 0);
+    const count = Number((key.kind === 'prefix' ? (row.fraud_prefix_count ?? row.fraud_prefix_sends) : row[`fraud_${key.kind}_count`]) ?? 0);
     const oldest = key.kind === 'prefix' ? null : readTime(row[`fraud_${key.kind}_oldest`] ?? null);
     const windowMs = key.kind === 'country' ? TEN_MINUTES_MS : HOUR_MS;
     return { count, frees: oldest ? new Date(oldest.getTime() + windowMs) : null };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { uuidV7Floor } from '../common/ids.js';
 import { readTime, type Param, type Sql } from '../database/sql.js';
-import type { RideAlong } from '../fraud/velocity-counts.js';
+import { PREFIX_INDEX, type RideAlong } from '../fraud/velocity-counts.js';
 
 /**
  * The index of a recipient's OTPs, named by the send's read and supersession: MariaDB's optimizer would otherwise weigh,
@@ -77,8 +77,11 @@ export class OtpRepository {
   /**
    * Sends accepted for the pair since `since`, with the oldest of them, and
    * whether the pair has any OTP created after `aliveSince` (one that a new
-   * code may have to supersede); with `rideAlong`, its columns too (`row`),
-   * in the same statement.
+   * code may have to supersede); with `rideAlong` (given the read's start),
+   * its columns too (`row`), in the same statement. When the fraud guard
+   * counts the recipient's prefix (`RideAlong.prefix`), the pair's OTPs are
+   * read among the prefix's, from its index, so that one range serves both
+   * (every SMS OTP stores its prefix).
    */
   async recentSends<Extra extends object = object>(
     sql: Sql,
@@ -86,14 +89,22 @@ export class OtpRepository {
     recipient: string,
     since: Date,
     aliveSince: Date,
-    rideAlong?: RideAlong,
+    rideAlongFrom?: (from: Date) => RideAlong | undefined,
   ): Promise<Window & { anyAlive: boolean; row: Extra }> {
-    const extra = rideAlong ? `, ${rideAlong.columns}` : '';
+    const from = since < aliveSince ? since : aliveSince;
+    const rideAlong = rideAlongFrom?.(from);
+    const prefix = rideAlong?.prefix;
+    const pair = prefix === undefined ? '' : 'recipient = ? AND ';
+    const mine = prefix === undefined ? [] : [recipient];
+    const range =
+      prefix === undefined
+        ? `${sql.indexed('otp', 'o', RECIPIENT_INDEX)} WHERE account_id = ? AND recipient = ?`
+        : `${sql.indexed('otp', 'o', PREFIX_INDEX)} WHERE account_id = ? AND is_test IN (0, 1) AND prefix = ?`;
     const row = await sql.get<WindowRow & { alive: number | string | null } & Extra>(
-      `SELECT SUM(CASE WHEN created_at > ? THEN 1 ELSE 0 END) AS count, MIN(CASE WHEN created_at > ? THEN created_at END) AS oldest,
-              SUM(CASE WHEN created_at > ? THEN 1 ELSE 0 END) AS alive${extra}
-         FROM ${sql.indexed('otp', 'o', RECIPIENT_INDEX)} WHERE account_id = ? AND recipient = ? AND created_at > ?`,
-      [since, since, aliveSince, ...(rideAlong?.params ?? []), accountId, recipient, since < aliveSince ? since : aliveSince],
+      `SELECT SUM(CASE WHEN ${pair}created_at > ? THEN 1 ELSE 0 END) AS count, MIN(CASE WHEN ${pair}created_at > ? THEN created_at END) AS oldest,
+              SUM(CASE WHEN ${pair}created_at > ? THEN 1 ELSE 0 END) AS alive${rideAlong?.columns ? `, ${rideAlong.columns}` : ''}
+         FROM ${range} AND created_at > ?`,
+      [...mine, since, ...mine, since, ...mine, aliveSince, ...(rideAlong?.params ?? []), accountId, prefix ?? recipient, from],
     );
     return { ...toWindow(row), anyAlive: Number(row?.alive ?? 0) > 0, row: (row ?? {}) as Extra };
   }

@@ -193,7 +193,7 @@ export class SendOtp {
    */
   private async enforceSendLimit(sql: Sql, accountId: string, recipient: string, now: Date, aliveSince: Date, fraud: FraudCheck): Promise<boolean> {
     const windowMs = this.config.sendWindowSeconds * 1000;
-    const sent = await this.otps.recentSends<VelocityRow>(sql, accountId, recipient, new Date(now.getTime() - windowMs), aliveSince, fraud.rideAlong(sql));
+    const sent = await this.otps.recentSends<VelocityRow>(sql, accountId, recipient, new Date(now.getTime() - windowMs), aliveSince, (from) => fraud.rideAlong(sql, from));
     await fraud.judge(sql, sent.row, now);
     if (sent.count < this.config.maxSendsPerRecipient) return sent.anyAlive;
     const freedAt = (sent.oldest ?? now).getTime() + windowMs;

@@ -11,11 +11,11 @@ export interface MysqlPlanStep {
  * The steps of SQLite's EXPLAIN QUERY PLAN that read a whole table or a whole
  * index (`SCAN …`) instead of seeking in an index; the rows of a subquery in
  * FROM (a page of keys, found through an index) are read whole by design and
- * not counted.
+ * not counted, nor is the one row of a SELECT without FROM (`SCAN CONSTANT ROW`).
  */
 export function sqliteScans(details: string[]): string[] {
   const subqueries = new Set(details.map((detail) => /^(?:CO-ROUTINE|MATERIALIZE) (\S+)/.exec(detail)?.[1]).filter(Boolean));
-  return details.filter((detail) => detail.startsWith('SCAN ') && !subqueries.has(detail.slice(5).split(' ')[0]));
+  return details.filter((detail) => detail.startsWith('SCAN ') && detail !== 'SCAN CONSTANT ROW' && !subqueries.has(detail.slice(5).split(' ')[0]));
 }
 
 /**
