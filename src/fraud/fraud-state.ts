@@ -89,7 +89,7 @@ export class FraudState {
   }
 
   isAllowed(kind: ListKind, value: string | null, now: number): boolean {
-    return value !== null && (this.allowed.get(key(kind, value)) ?? 0) > now;
+    return value !== null && this.allowed.size > 0 && (this.allowed.get(key(kind, value)) ?? 0) > now;
   }
 
   /** The deny-list entry `value` matches, if any: a prefix entry matches every number it begins. */

@@ -19,6 +19,8 @@ interface Key {
   value: string;
   limit: number;
   since: Date;
+  /** What this instance knows of the key is kept under (VelocityMemo, CountryAllowance): one string, hashed once. */
+  known: string;
   /**
    * Read from the OTP table: counted (`walk`), or only whether it holds the threshold's worth (`nth`: an address or
    * a user ref, enforced); from the key's row by minute (`window`: a country, enforced, unless this instance holds a
@@ -53,8 +55,10 @@ export interface VelocityRow {
 /** How each key is read when enforced: a prefix counts its distinct numbers, a country keeps its counts by minute. */
 const ENFORCED_READ: Record<VelocityKind, Key['read']> = { ip: 'nth', user: 'nth', prefix: 'walk', country: 'window' };
 
-/** The column of each key's OTPs in the `otp` table, and the index ending in `created_at` that serves it (migration OtpFraudGuard). */
+/** The index of a prefix's OTPs, through which the send-limit read goes when it counts the prefix (RideAlong.prefix). */
 export const PREFIX_INDEX = 'IDX_otp_fraud_prefix';
+
+/** The column of each key's OTPs in the `otp` table, and the index ending in `created_at` that serves it (migration OtpFraudGuard). */
 const READ_BY: Record<VelocityKind, { column: string; index: string }> = {
   ip: { column: 'client_ip', index: 'IDX_otp_fraud_ip' },
   user: { column: 'user_ref', index: 'IDX_otp_fraud_user' },
@@ -152,8 +156,9 @@ export class VelocityCounts {
     const keys: Key[] = [];
     const add = (kind: VelocityKind, value: string | null, limit: number, since: Date) => {
       if (value === null) return;
-      const known = mode === 'monitor' ? memo.recall(memoKey(scope, kind, value, limit), now.getTime()) : undefined;
-      keys.push({ kind, value, limit, since, read: known ?? (mode === 'monitor' ? 'walk' : ENFORCED_READ[kind]) });
+      const known = `${scope.accountId}:${scope.sandbox ? 1 : 0}:${kind}:${limit}:${value}`;
+      const recalled = mode === 'monitor' ? memo.recall(known, now.getTime()) : undefined;
+      keys.push({ kind, value, limit, since, known, read: recalled ?? (mode === 'monitor' ? 'walk' : ENFORCED_READ[kind]) });
     };
     add('ip', subject.clientIp, thresholds.ip_per_hour, hourAgo);
     add('user', subject.userRef, thresholds.user_per_hour, hourAgo);
@@ -165,7 +170,7 @@ export class VelocityCounts {
   /** Once the country's sends on their way to this instance are known, when it has none left (before the send's unit of work). */
   lent(): Promise<void> | null {
     const country = this.country();
-    return country?.read === 'window' ? this.allowance.lent(this.allowanceKey(country), this.at) : null;
+    return country?.read === 'window' ? this.allowance.lent(country.known, this.at) : null;
   }
 
   /**
@@ -176,7 +181,7 @@ export class VelocityCounts {
     this.release();
     this.window = null;
     const country = this.country();
-    if (country?.read === 'window' && this.allowance.take(this.allowanceKey(country), this.at)) country.read = 'reserved';
+    if (country?.read === 'window' && this.allowance.take(country.known, this.at)) country.read = 'reserved';
   }
 
   /** The keys whose rows serialise their sends: those counted, but a country whose send was reserved. */
@@ -228,7 +233,7 @@ export class VelocityCounts {
     const findings: Finding[] = [];
     for (const key of this.keys) {
       const { count, frees } = this.read(key, row, now);
-      if (this.mode === 'monitor' && key.read === 'walk') this.memo.remember(memoKey(this.scope, key.kind, key.value, key.limit), count, key.limit, now.getTime());
+      if (this.mode === 'monitor' && key.read === 'walk') this.memo.remember(key.known, count, key.limit, now.getTime());
       if (count >= key.limit) findings.push(this.finding(key, frees));
     }
     return findings;
@@ -238,7 +243,7 @@ export class VelocityCounts {
   windowWithSend(): { value: string; window: StoredWindow } | null {
     if (!this.window) return null;
     const country = this.country()!;
-    this.reserving = this.allowance.reserve(this.allowanceKey(country), this.at, country.limit - this.window.total);
+    this.reserving = this.allowance.reserve(country.known, this.at, country.limit - this.window.total);
     return { value: this.subject.country!, window: this.window.withSends(this.reserving) };
   }
 
@@ -246,13 +251,13 @@ export class VelocityCounts {
   sent(now: Date): void {
     const country = this.country();
     if (country && (country.read === 'reserved' || this.reserving > 0)) {
-      const key = this.allowanceKey(country);
+      const key = country.known;
       if (this.reserving > 0) this.allowance.reserved(key, this.at, this.reserving, true);
       this.allowance.spent(key, this.at);
       this.reserving = 0;
     }
     if (this.mode !== 'monitor') return;
-    for (const key of this.keys) this.memo.sent(memoKey(this.scope, key.kind, key.value, key.limit), now.getTime());
+    for (const key of this.keys) this.memo.sent(key.known, now.getTime());
   }
 
   /** The send ended without committing: a send it took, and those its last attempt reserved, are not used. */
@@ -260,23 +265,19 @@ export class VelocityCounts {
     this.release();
     const country = this.country();
     if (country?.read === 'reserved') {
-      this.allowance.giveBack(this.allowanceKey(country), this.at);
+      this.allowance.giveBack(country.known, this.at);
       country.read = 'window';
     }
   }
 
   private release(): void {
     if (this.reserving === 0) return;
-    this.allowance.reserved(this.allowanceKey(this.country()!), this.at, this.reserving, false);
+    this.allowance.reserved(this.country()!.known, this.at, this.reserving, false);
     this.reserving = 0;
   }
 
   private country(): Key | undefined {
     return this.keys.find((key) => key.kind === 'country');
-  }
-
-  private allowanceKey(key: Key): string {
-    return memoKey(this.scope, key.kind, key.value, key.limit);
   }
 
   /** How many sends the key had in its window, and when the window frees (null when it is not known). */
@@ -311,6 +312,3 @@ export class VelocityCounts {
     }
   }
 }
-
-const memoKey = (scope: FraudScope, kind: VelocityKind, value: string, limit: number): string =>
-  `${scope.accountId}:${scope.sandbox ? 1 : 0}:${kind}:${limit}:${value}`;
