@@ -77,7 +77,7 @@ import { addressBookPaging, fillAddressBook } from './lib/address-book.mjs';
 import { fill } from './lib/fill.mjs';
 import { FRAUD_SEND, fraudScenarios, inRoundOrder, printFraudGuard } from './lib/fraud-guard.mjs';
 import { apiCaller, baseline, harvest, measure, nextRecipient, outboxDrained, ours } from './lib/load.mjs';
-import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, SERVICE_NODE_FLAGS, settled, startNode } from './lib/processes.mjs';
+import { baselineDirectory, build, mariadb, ROOT, rssSampler, runCli, SERVICE_NODE_FLAGS, settled, startNode, withOutput } from './lib/processes.mjs';
 import { campaignThroughput } from './lib/campaigns.mjs';
 import { importThroughput } from './lib/imports.mjs';
 import { galeraComparison, galeraLines } from './lib/galera.mjs';
@@ -379,18 +379,24 @@ async function benchDatabase(db) {
     result.fill = await fillComparison({ server, reference, oursEnv, account, run, warmUp, scenarios, references, result });
   } else {
     await warmUp(scenarios);
-    for (const connections of connectionCounts) {
-      for (let round = 0; round < rounds; round++) {
-        for (const scenario of inRoundOrder(scenarios, round)) {
-          await run(server, result.scenarios, scenario.name, `${scenario.name} ${connections}`, scenario.run, connections);
-          await scenario.settle?.();
-          if (scenario.beside && connections === connectionCounts.at(-1)) bulkFloorRuns.push(await scenario.beside());
-          if (scenario.floor) await run(floor, result.floor, scenario.floor, `floor ${scenario.floor} ${connections}`, floors[scenario.floor], connections);
-          if (scenario.against && !(result.baseline[scenario.against]?.[connections]?.length > round)) {
-            await run(reference, result.baseline, scenario.against, `baseline ${scenario.against} ${connections}`, references[scenario.against], connections);
+    try {
+      for (const connections of connectionCounts) {
+        for (let round = 0; round < rounds; round++) {
+          for (const scenario of inRoundOrder(scenarios, round)) {
+            await run(server, result.scenarios, scenario.name, `${scenario.name} ${connections}`, scenario.run, connections);
+            await scenario.settle?.();
+            if (scenario.beside && connections === connectionCounts.at(-1)) bulkFloorRuns.push(await scenario.beside());
+            if (scenario.floor) await run(floor, result.floor, scenario.floor, `floor ${scenario.floor} ${connections}`, floors[scenario.floor], connections);
+            if (scenario.against && !(result.baseline[scenario.against]?.[connections]?.length > round)) {
+              await run(reference, result.baseline, scenario.against, `baseline ${scenario.against} ${connections}`, references[scenario.against], connections);
+            }
           }
         }
       }
+    } catch (error) {
+      // a process that ended mid-run tells why in its output
+      const ended = [server, floor, reference].find((each) => each.ended !== null);
+      throw ended ? withOutput(error, ended) : error;
     }
   }
   for (const scenario of scenarios) result.scenarios[scenario.name] && (result.scenarios[scenario.name].against = scenario.against);

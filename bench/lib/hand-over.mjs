@@ -3,7 +3,7 @@
 // sent while each lot goes out, timed from its request to its submit_sm.
 import smpp from 'smpp';
 import { apiCaller } from './load.mjs';
-import { runCli, SERVICE_NODE_FLAGS, startNode } from './processes.mjs';
+import { runCli, SERVICE_NODE_FLAGS, startNode, withOutput } from './processes.mjs';
 import { medianLot } from './report.mjs';
 import { routingFileOf } from './routing.mjs';
 
@@ -48,7 +48,7 @@ export async function smscHandOver(env, { port, messages, window, rounds }) {
           lots[name].push(lot);
           console.log(`hand-over (${name}): ${messages} messages in ${lot.seconds.toFixed(2)} s, ${lot.per_second}/s (accepted in ${lot.accept_seconds} s); an OTP sent mid-lot reached the SMSC in ${lot.otp_ms} ms`);
         } catch (error) {
-          throw new Error(`${error.message}; the service's output:\n${service.output().slice(-20_000)}`);
+          throw withOutput(error, service);
         } finally {
           await service.stop();
         }

@@ -54,6 +54,11 @@ export async function startNode(name, args, { env, cwd = ROOT, port, healthPath 
   };
 }
 
+/** `error` with the tail of `service`'s output, which tells why it failed or ended. */
+export function withOutput(error, service) {
+  return new Error(`${error.message}; the ${service.name}'s output:\n${service.output().slice(-20_000)}`, { cause: error });
+}
+
 /** CPU time a process has used, in ms (utime + stime of /proc/<pid>/stat, in 10-ms ticks). */
 function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
