@@ -3,7 +3,7 @@ import { uuidV7Floor } from '../common/ids.js';
 import { ReportReads } from '../database/report-reads.js';
 import { multiRowInsert, readBoolean, type Param, type Sql } from '../database/sql.js';
 import type { CodeRange } from './conversion-window.js';
-import type { FraudScope } from './fraud-state.repository.js';
+import { scopeKey, type FraudScope } from './fraud-state.repository.js';
 import type { BlockScope } from './fraud-state.js';
 
 /** A prefix or country of an account whose codes were sent and verified so many times. */
@@ -38,7 +38,7 @@ const CHUNK = 500;
 
 /** Adds a tally (`sign` -1: takes it out) to the one of its key. */
 function accumulate(tallies: Map<string, Tally>, tally: Tally, sign: 1 | -1): void {
-  const key = `${tally.accountId}:${tally.sandbox ? 1 : 0}:${tally.scope}:${tally.value}`;
+  const key = `${scopeKey(tally)}:${tally.scope}:${tally.value}`;
   const sum = tallies.get(key) ?? { ...tally, sent: 0, verified: 0 };
   sum.sent += sign * tally.sent;
   sum.verified += sign * tally.verified;

@@ -12,7 +12,7 @@ import { FraudBlockRepository, isActive } from './fraud-block.repository.js';
 import { FraudBlocks } from './fraud-blocks.service.js';
 import { DEFAULT_POLICY, type FraudPolicy } from './fraud-policy.js';
 import { FraudStateCache } from './fraud-state.cache.js';
-import { FraudStateRepository, type FraudScope } from './fraud-state.repository.js';
+import { FraudStateRepository, scopeKey, type FraudScope } from './fraud-state.repository.js';
 
 export const CONVERSION_QUEUE = 'fraud-conversion';
 /** The job runs once a minute, on whichever instance claims it. */
@@ -83,10 +83,9 @@ export class ConversionWorker implements JobQueue<ConversionJob> {
     const blocked = await this.database.transaction(async (sql) => {
       await this.table.hold(sql, this.name, job, lease, now);
       if (changes) await this.tallies.change(sql, joining, leaving);
-      const policies = await this.states.storedPolicies(sql);
-      const policyOf = (scope: FraudScope): FraudPolicy =>
-        policies.find((stored) => stored.accountId === scope.accountId && stored.sandbox === scope.sandbox)?.policy ?? DEFAULT_POLICY;
-      const fewest = Math.min(...[DEFAULT_POLICY, ...policies.map((stored) => stored.policy)].map((policy) => policy.thresholds.conversion_min_sends));
+      const policies = new Map((await this.states.storedPolicies(sql)).map((stored) => [scopeKey(stored), stored.policy]));
+      const policyOf = (scope: FraudScope): FraudPolicy => policies.get(scopeKey(scope)) ?? DEFAULT_POLICY;
+      const fewest = Math.min(...[DEFAULT_POLICY, ...policies.values()].map((policy) => policy.thresholds.conversion_min_sends));
       const made: FraudScope[] = [];
       for (const tally of await this.tallies.atLeast(sql, fewest)) {
         const policy = policyOf(tally);

@@ -3,7 +3,7 @@ import { newId } from '../common/ids.js';
 import type { AttemptMode, AttemptRecord, FraudAttemptRepository } from './fraud-attempt.repository.js';
 import type { FraudBlocks } from './fraud-blocks.service.js';
 import type { ActiveBlock, FraudState } from './fraud-state.js';
-import type { FraudScope } from './fraud-state.repository.js';
+import { scopeKey, type FraudScope } from './fraud-state.repository.js';
 import { distinctReasons, type Finding, type SendSubject } from './fraud-signals.rules.js';
 import type { MonitoredRecords } from './monitored-records.js';
 import type { RideAlong, VelocityCounts, VelocityRow } from './velocity-counts.js';
@@ -163,6 +163,6 @@ export class FraudCheck {
 
   private recordKey(findings: readonly Finding[]): string {
     const keys = findings.map((found) => `${found.reason}=${(RECORDED_BY[found.reason] ?? ((subject) => subject.recipient))(this.subject)}`);
-    return `${this.scope.accountId}:${this.scope.sandbox ? 1 : 0}:${keys.join('|')}`;
+    return `${scopeKey(this.scope)}:${keys.join('|')}`;
   }
 }

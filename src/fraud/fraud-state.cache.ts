@@ -3,7 +3,7 @@ import { Clock } from '../common/clock.js';
 import { fraudConfig, type FraudConfig } from '../config/fraud.config.js';
 import { Database } from '../database/database.js';
 import type { ActiveBlock, FraudState } from './fraud-state.js';
-import { FraudStateRepository, type FraudScope } from './fraud-state.repository.js';
+import { FraudStateRepository, scopeKey, type FraudScope } from './fraud-state.repository.js';
 
 /** A cached state not confirmed for this long is read again before it is used. */
 export const MAX_STALE_MS = 30_000;
@@ -62,15 +62,15 @@ export class FraudStateCache implements OnApplicationBootstrap, OnModuleDestroy 
 
   /** The settings of `scope`: from memory while confirmed within 30 s, else read now. */
   get(scope: FraudScope): FraudState | Promise<FraudState> {
-    const cached = this.entries.get(keyOf(scope));
+    const cached = this.entries.get(scopeKey(scope));
     if (cached && Date.now() - cached.confirmedAt <= MAX_STALE_MS) return cached.state;
     return this.load(scope);
   }
 
   /** After a change of `scope` committed on this instance: read it again now, if it is held, after any read begun before the change. */
   async changed(scope: FraudScope): Promise<void> {
-    await this.loading.get(keyOf(scope));
-    if (this.entries.has(keyOf(scope))) await this.load(scope);
+    await this.loading.get(scopeKey(scope));
+    if (this.entries.has(scopeKey(scope))) await this.load(scope);
   }
 
   /**
@@ -80,7 +80,7 @@ export class FraudStateCache implements OnApplicationBootstrap, OnModuleDestroy 
    * next, at the refresh that sees the version the block bumped, has it too.
    */
   blockMade(scope: FraudScope, block: ActiveBlock): void {
-    const key = keyOf(scope);
+    const key = scopeKey(scope);
     this.entries.get(key)?.state.addBlock(block);
     // a read begun before the block's commit may not have it
     void this.loading.get(key)?.then((state) => state.addBlock(block), () => undefined);
@@ -101,7 +101,7 @@ export class FraudStateCache implements OnApplicationBootstrap, OnModuleDestroy 
       const since = new Date(this.lookedAt.getTime() - CHANGE_OVERLAP_MS);
       const changed = await this.database.run((sql) => this.states.changedSince(sql, since));
       const stale = changed.filter((scope) => {
-        const cached = this.entries.get(keyOf(scope));
+        const cached = this.entries.get(scopeKey(scope));
         return cached !== undefined && cached.state.version !== scope.version;
       });
       await Promise.all(stale.map((scope) => this.load(scope)));
@@ -111,7 +111,7 @@ export class FraudStateCache implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   private load(scope: FraudScope): Promise<FraudState> {
-    const key = keyOf(scope);
+    const key = scopeKey(scope);
     let loading = this.loading.get(key);
     if (!loading) {
       const startedAt = Date.now();
@@ -130,4 +130,3 @@ export class FraudStateCache implements OnApplicationBootstrap, OnModuleDestroy 
   }
 }
 
-const keyOf = (scope: FraudScope): string => `${scope.accountId}:${scope.sandbox ? 1 : 0}`;

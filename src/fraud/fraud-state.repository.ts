@@ -9,6 +9,9 @@ export interface FraudScope {
   sandbox: boolean;
 }
 
+/** An account and mode as a string, which keys what an instance keeps of it. */
+export const scopeKey = (scope: FraudScope): string => `${scope.accountId}:${scope.sandbox ? 1 : 0}`;
+
 /** An account and mode whose settings changed, with their version now. */
 export interface ChangedScope extends FraudScope {
   version: number;

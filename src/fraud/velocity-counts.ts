@@ -1,7 +1,7 @@
 import { readTime, type Param, type Sql } from '../database/sql.js';
 import { CountryWindow, type StoredWindow } from './country-window.js';
 import type { FraudThresholds } from './fraud-policy.js';
-import type { FraudScope } from './fraud-state.repository.js';
+import { scopeKey, type FraudScope } from './fraud-state.repository.js';
 import { blockError, finding, type Finding, type SendSubject } from './fraud-signals.rules.js';
 import type { CountryAllowance } from './country-allowance.js';
 import type { VelocityMemo } from './velocity-memo.js';
@@ -156,7 +156,7 @@ export class VelocityCounts {
     const keys: Key[] = [];
     const add = (kind: VelocityKind, value: string | null, limit: number, since: Date) => {
       if (value === null) return;
-      const known = `${scope.accountId}:${scope.sandbox ? 1 : 0}:${kind}:${limit}:${value}`;
+      const known = `${scopeKey(scope)}:${kind}:${limit}:${value}`;
       const recalled = mode === 'monitor' ? memo.recall(known, now.getTime()) : undefined;
       keys.push({ kind, value, limit, since, known, read: recalled ?? (mode === 'monitor' ? 'walk' : ENFORCED_READ[kind]) });
     };
@@ -207,7 +207,10 @@ export class VelocityCounts {
     return { columns: columnsOf(sql, read, this.throughPrefix !== null), params, prefix: this.throughPrefix?.value };
   }
 
-  /** When the prefix's other sends, summed by the send-limit read, reach its threshold: its distinct numbers, counted. */
+  /**
+   * When the prefix's other sends, summed by the send-limit read, reach its threshold: its distinct numbers, counted,
+   * written into `row` as `fraud_prefix_count`, which judge reads in place of the sum.
+   */
   async countPrefix(sql: Sql, row: VelocityRow): Promise<void> {
     const prefix = this.throughPrefix;
     if (!prefix || Number(row.fraud_prefix_sends ?? 0) < prefix.limit) return;
