@@ -69,8 +69,9 @@ export class FraudStateCache implements OnApplicationBootstrap, OnModuleDestroy 
 
   /** After a change of `scope` committed on this instance: read it again now, if it is held, after any read begun before the change. */
   async changed(scope: FraudScope): Promise<void> {
-    await this.loading.get(scopeKey(scope));
-    if (this.entries.has(scopeKey(scope))) await this.load(scope);
+    const key = scopeKey(scope);
+    await this.loading.get(key);
+    if (this.entries.has(key)) await this.load(scope);
   }
 
   /**
@@ -129,4 +130,3 @@ export class FraudStateCache implements OnApplicationBootstrap, OnModuleDestroy 
     return loading;
   }
 }
-
