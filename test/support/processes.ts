@@ -61,14 +61,22 @@ export function productionEnv(databaseEnv: Record<string, string>, secret: strin
   };
 }
 
+/**
+ * A port free now, below Linux's ephemeral range (32768–60999): a server killed and started again on its port must
+ * find it free, and a port of that range may meanwhile be the local end of some other suite's outgoing connection.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await listensOn(port)) return port;
+  }
+}
+
+function listensOn(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
   });
 }
 
