@@ -1,12 +1,14 @@
 // The floor's SQLite: one connection set as the service sets its own (WAL, synchronous NORMAL, an 8 MB cache, temporary
 // pages in memory, foreign keys on, its log checkpointed every 100 ms by the service's own worker thread), and units of
-// work committed in groups as the service commits them: the units waiting when a batch starts run in one IMMEDIATE
-// transaction, each atomic one under a savepoint, and are answered once it has committed.
+// work committed in groups as the service commits them: the units waiting run in one IMMEDIATE transaction, each atomic
+// one under a savepoint, until the batch has 100 or has run 20 ms, and are answered once it has committed; the event
+// loop turns between batches.
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
 const MAX_UNITS_PER_COMMIT = 100;
+const BATCH_BUDGET_MS = 20;
 const CHECKPOINT_WORKER = join(import.meta.dirname, '..', '..', 'dist', 'database', 'wal-checkpoint.worker.mjs');
 
 export function openSqlite(path) {
@@ -37,10 +39,15 @@ export function openSqlite(path) {
   let running = false;
   let lastTime = NaN;
   let lastText = '';
-  const runBatch = async (batch) => {
+  const runBatch = async () => {
     connection.exec('BEGIN IMMEDIATE');
+    const started = performance.now();
+    const batch = [];
     const outcomes = [];
-    for (const { work, atomic } of batch) {
+    while (waiting.length > 0 && batch.length < MAX_UNITS_PER_COMMIT && performance.now() - started < BATCH_BUDGET_MS) {
+      const next = waiting.shift();
+      batch.push(next);
+      const { work, atomic } = next;
       if (atomic) connection.exec('SAVEPOINT unit');
       try {
         outcomes.push({ ok: true, value: await work(unit) });
@@ -58,7 +65,10 @@ export function openSqlite(path) {
   };
   const drain = async () => {
     try {
-      while (waiting.length > 0) await runBatch(waiting.splice(0, MAX_UNITS_PER_COMMIT));
+      while (waiting.length > 0) {
+        await runBatch();
+        if (waiting.length > 0) await new Promise(setImmediate);
+      }
     } finally {
       running = false;
     }

@@ -2,6 +2,8 @@ import type { Database as SqliteConnection } from 'better-sqlite3';
 import type { Sql } from './sql.js';
 
 const MAX_UNITS_PER_COMMIT = 100;
+/** A batch takes no more units once it has run this long, and the event loop turns before the next one begins. */
+const BATCH_BUDGET_MS = 20;
 
 interface Unit {
   work: (sql: Sql) => Promise<unknown>;
@@ -19,7 +21,11 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * inside one transaction, each atomic unit under its own savepoint, and all of
  * them are answered only once that transaction has committed. A commit writes
  * every page the batch touched once instead of once per unit, which is most of
- * what a send costs on its own.
+ * what a send costs on its own. SQLite's calls are synchronous: a batch holds
+ * the event loop while it runs, so it is bounded in time as well as in units,
+ * and requests are read between batches (a batch of fifty 1,000-recipient
+ * sends would otherwise hold every other request, a health check included,
+ * for over a second).
  */
 export class SqliteUnits {
   private readonly waiting: Unit[] = [];
@@ -42,30 +48,36 @@ export class SqliteUnits {
 
   private async drain(): Promise<void> {
     try {
-      while (this.waiting.length > 0) await this.runBatch(this.waiting.splice(0, MAX_UNITS_PER_COMMIT));
+      while (this.waiting.length > 0) {
+        await this.runBatch();
+        if (this.waiting.length > 0) await new Promise(setImmediate);
+      }
     } finally {
       this.running = false;
     }
   }
 
   /** IMMEDIATE: the write lock is taken at once, so that another process (the CLI) waits instead of failing half-way. */
-  private async runBatch(batch: Unit[]): Promise<void> {
+  private async runBatch(): Promise<void> {
     let connection: SqliteConnection;
     try {
       connection = this.connection();
       connection.exec('BEGIN IMMEDIATE');
     } catch (error) {
-      for (const unit of batch) unit.reject(error);
+      for (const unit of this.waiting.splice(0, MAX_UNITS_PER_COMMIT)) unit.reject(error);
       return;
     }
+    const started = performance.now();
+    const batch: Unit[] = [];
     const outcomes: Outcome[] = [];
-    for (const [index, unit] of batch.entries()) {
+    while (this.waiting.length > 0 && batch.length < MAX_UNITS_PER_COMMIT && performance.now() - started < BATCH_BUDGET_MS) {
+      const unit = this.waiting.shift()!;
+      batch.push(unit);
       outcomes.push(await this.runUnit(connection, unit));
       if (!connection.inTransaction) {
         // an error that ends the transaction (SQLITE_FULL, an I/O error) undid the units before it too
         const lost = outcomes.at(-1)!;
-        for (const done of batch.slice(0, index + 1)) done.reject(lost.ok ? new Error('transaction lost') : lost.error);
-        this.waiting.unshift(...batch.slice(index + 1));
+        for (const done of batch) done.reject(lost.ok ? new Error('transaction lost') : lost.error);
         return;
       }
     }
