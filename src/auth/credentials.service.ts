@@ -57,7 +57,7 @@ export class CredentialsService {
     const now = Date.now();
     const cached = cache.get(hash, now);
     if (cached) return cached;
-    const found = await this.database.run((sql) => find(sql, hash));
+    const found = await this.database.run((sql) => find(sql, hash), { urgent: true });
     if (found) cache.set(hash, found, now);
     return found;
   }
@@ -67,7 +67,7 @@ export class CredentialsService {
     const now = Date.now();
     let userAccount = this.users.get(userId, now);
     if (userAccount === undefined) {
-      const user = await this.database.run((sql) => this.userRepository.findActive(sql, userId));
+      const user = await this.database.run((sql) => this.userRepository.findActive(sql, userId), { urgent: true });
       if (!user) return null;
       userAccount = user.accountId;
       this.users.set(userId, userAccount, now);

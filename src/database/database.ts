@@ -16,6 +16,15 @@ const RETRY_WINDOW_MS = 5_000;
 /** The longest pause before an attempt, in ms: the pauses grow, randomised, to spread the racing units apart. */
 const MAX_BACKOFF_MS = 100;
 
+export interface UnitOptions {
+  /**
+   * On SQLite the unit goes before the others waiting for the connection (SqliteUnits): an OTP's send, check and
+   * hand-over, and the short look-ups requests wait on before their own work (a key's credentials, a rate-limit
+   * lease). On MySQL units run in parallel on the pool's connections, and it changes nothing.
+   */
+  urgent?: boolean;
+}
+
 /**
  * Units of work. On SQLite they run one at a time on its single connection,
  * committed in groups (see SqliteUnits), their statements straight to
@@ -57,14 +66,14 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
     this.galera = [1, '1', 'ON'].includes(rows[0]?.wsrep as number | string);
   }
 
-  transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    if (this.dialect === 'sqlite') return this.tracked(this.sqliteUnits.run(work, true));
+  transaction<T>(work: (sql: Sql) => Promise<T>, options: UnitOptions = {}): Promise<T> {
+    if (this.dialect === 'sqlite') return this.tracked(this.sqliteUnits.run(work, true, options.urgent === true));
     return this.tracked(this.withDeadlockRetry(() => this.mysqlUnit(work, true)));
   }
 
   /** Statements outside a transaction: reads, and single-statement writes. */
-  run<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    if (this.dialect === 'sqlite') return this.tracked(this.sqliteUnits.run(work, false));
+  run<T>(work: (sql: Sql) => Promise<T>, options: UnitOptions = {}): Promise<T> {
+    if (this.dialect === 'sqlite') return this.tracked(this.sqliteUnits.run(work, false, options.urgent === true));
     return this.tracked(this.mysqlUnit(work, false));
   }
 

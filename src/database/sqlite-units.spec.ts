@@ -24,7 +24,7 @@ describe('SqliteUnits', () => {
 
   afterEach(() => connection.close());
 
-  const insert = (v: number) => units.run(async () => connection.prepare('INSERT INTO t (v) VALUES (?)').run(v), true);
+  const insert = (v: number, urgent = false) => units.run(async () => connection.prepare('INSERT INTO t (v) VALUES (?)').run(v), true, urgent);
   const values = () => connection.prepare('SELECT v FROM t ORDER BY v').pluck().all();
   const busy = (ms: number) => {
     const until = performance.now() + ms;
@@ -42,7 +42,7 @@ describe('SqliteUnits', () => {
     const failing = units.run(async () => {
       connection.prepare('INSERT INTO t (v) VALUES (?)').run(2);
       throw new Error('refused');
-    }, true);
+    }, true, false);
 
     await expect(Promise.all([insert(1), failing, insert(3)])).rejects.toThrow('refused');
     await insert(4);
@@ -56,12 +56,33 @@ describe('SqliteUnits', () => {
       busy(25);
       setImmediate(() => order.push('event loop'));
       order.push('slow');
-    }, true);
-    const next = units.run(async () => void order.push('next'), true);
+    }, true, false);
+    const next = units.run(async () => void order.push('next'), true, false);
 
     await Promise.all([slow, next]);
 
     expect(order).toEqual(['slow', 'event loop', 'next']);
     expect(commits).toBe(2);
+  });
+
+  it('runs an urgent unit before the others waiting', async () => {
+    const order: number[] = [];
+    const track = (v: number, urgent: boolean) => units.run(async () => void order.push(v), true, urgent);
+
+    await Promise.all([track(1, false), track(2, false), track(3, true), track(4, false), track(5, true)]);
+
+    expect(order).toEqual([3, 5, 1, 2, 4]);
+  });
+
+  it('still takes one other unit into each batch while urgent ones keep it full', async () => {
+    const order: string[] = [];
+    const urgent = (label: string) => units.run(async () => void (busy(8), order.push(label)), true, true);
+    const ordinary = (label: string) => units.run(async () => void order.push(label), true, false);
+
+    await Promise.all([ordinary('a'), ordinary('b'), ...['u1', 'u2', 'u3', 'u4', 'u5', 'u6'].map(urgent)]);
+
+    expect(order[0]).toBe('u1');
+    expect(order.indexOf('a')).toBeLessThan(order.indexOf('u6'));
+    expect(order.indexOf('b')).toBeGreaterThan(order.indexOf('a'));
   });
 });

@@ -9,6 +9,7 @@ interface Unit {
   work: (sql: Sql) => Promise<unknown>;
   /** Rolled back on its own if it throws; otherwise its statements commit one by one with the batch. */
   atomic: boolean;
+  urgent: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -26,9 +27,15 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * and requests are read between batches (a batch of fifty 1,000-recipient
  * sends would otherwise hold every other request, a health check included,
  * for over a second).
+ *
+ * Urgent units (UnitOptions.urgent: an OTP's, the look-ups requests wait on)
+ * go before the others waiting, so that a code is not kept behind a bulk
+ * send's thousand messages; each batch still takes one other unit when some
+ * wait, so that none waits for ever (a lease's renewal among them).
  */
 export class SqliteUnits {
-  private readonly waiting: Unit[] = [];
+  private readonly urgent: Unit[] = [];
+  private readonly ordinary: Unit[] = [];
   private running = false;
 
   constructor(
@@ -36,9 +43,9 @@ export class SqliteUnits {
     private readonly sql: () => Sql,
   ) {}
 
-  run<T>(work: (sql: Sql) => Promise<T>, atomic: boolean): Promise<T> {
+  run<T>(work: (sql: Sql) => Promise<T>, atomic: boolean, urgent: boolean): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ work, atomic, resolve: resolve as (value: unknown) => void, reject });
+      (urgent ? this.urgent : this.ordinary).push({ work, atomic, urgent, resolve: resolve as (value: unknown) => void, reject });
       if (this.running) return;
       this.running = true;
       // after the I/O callbacks of this turn of the event loop: the units they start join one batch
@@ -46,15 +53,25 @@ export class SqliteUnits {
     });
   }
 
+  private get waiting(): boolean {
+    return this.urgent.length > 0 || this.ordinary.length > 0;
+  }
+
   private async drain(): Promise<void> {
     try {
-      while (this.waiting.length > 0) {
+      while (this.waiting) {
         await this.runBatch();
-        if (this.waiting.length > 0) await new Promise(setImmediate);
+        if (this.waiting) await new Promise(setImmediate);
       }
     } finally {
       this.running = false;
     }
+  }
+
+  /** The batch's next unit: an urgent one first; once the batch is full, one other more if it has none. */
+  private next(batch: readonly Unit[], started: number): Unit | undefined {
+    if (batch.length < MAX_UNITS_PER_COMMIT && performance.now() - started < BATCH_BUDGET_MS) return this.urgent.shift() ?? this.ordinary.shift();
+    return batch.some((unit) => !unit.urgent) ? undefined : this.ordinary.shift();
   }
 
   /** IMMEDIATE: the write lock is taken at once, so that another process (the CLI) waits instead of failing half-way. */
@@ -64,14 +81,15 @@ export class SqliteUnits {
       connection = this.connection();
       connection.exec('BEGIN IMMEDIATE');
     } catch (error) {
-      for (const unit of this.waiting.splice(0, MAX_UNITS_PER_COMMIT)) unit.reject(error);
+      const failed = this.urgent.splice(0, MAX_UNITS_PER_COMMIT);
+      failed.push(...this.ordinary.splice(0, MAX_UNITS_PER_COMMIT - failed.length));
+      for (const unit of failed) unit.reject(error);
       return;
     }
     const started = performance.now();
     const batch: Unit[] = [];
     const outcomes: Outcome[] = [];
-    while (this.waiting.length > 0 && batch.length < MAX_UNITS_PER_COMMIT && performance.now() - started < BATCH_BUDGET_MS) {
-      const unit = this.waiting.shift()!;
+    for (let unit = this.next(batch, started); unit; unit = this.next(batch, started)) {
       batch.push(unit);
       outcomes.push(await this.runUnit(connection, unit));
       if (!connection.inTransaction) {

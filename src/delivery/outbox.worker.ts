@@ -84,9 +84,10 @@ export class OutboxWorker {
         // a lot's next chunks are claimed while the last outcomes of the ones before are recorded
         batchesInHand: lane === 'bulk' ? 2 : 1,
         pollMs: 1_000,
+        urgent: lane === 'priority',
         leaseMs: config.outboxLeaseSeconds * 1000,
         claim: (sql, lease, now, limit) => this.claim(sql, lease, now, limit, lane),
-        process: (entries, lease) => this.process(entries as OutboxEntry[], lease),
+        process: (entries, lease) => this.process(entries as OutboxEntry[], lease, lane),
         renew: (sql, entries, lease, now) => this.outbox.renew(sql, [...new Set((entries as OutboxEntry[]).map((entry) => entry.id))], lease, now),
       });
     }
@@ -161,8 +162,8 @@ export class OutboxWorker {
   }
 
   /** Hands a batch over; each outcome is recorded once known, with those that come with it, so that a crash replays only what was in hand. */
-  async process(entries: OutboxEntry[], lease: Lease): Promise<void> {
-    const settling = new GroupCommit<Outcome>((outcomes) => this.settle(outcomes, lease.owner));
+  async process(entries: OutboxEntry[], lease: Lease, lane: OutboxLane): Promise<void> {
+    const settling = new GroupCommit<Outcome>((outcomes) => this.settle(outcomes, lease.owner, lane));
     await Promise.all(entries.map(async (entry) => settling.add(await this.handOver(entry))));
     await settling.drained();
   }
@@ -199,7 +200,7 @@ export class OutboxWorker {
    * for the sent messages before their provider ids were recorded are looked
    * for with the commit, and applied after it.
    */
-  private async settle(outcomes: Outcome[], owner: string): Promise<void> {
+  private async settle(outcomes: Outcome[], owner: string, lane: OutboxLane): Promise<void> {
     const now = this.clock.now();
     let chunks = new ChunkChanges();
     const sentIds = new Map<string, string[]>();
@@ -242,7 +243,7 @@ export class OutboxWorker {
       const waiting: Array<[provider: string, providerIds: string[], any: () => boolean]> = [];
       for (const [provider, providerIds] of sentIds) waiting.push([provider, providerIds, await this.receipts.keptAfterCommit(sql, provider, providerIds)]);
       return waiting;
-    });
+    }, { urgent: lane === 'priority' });
     chunks.commit();
     for (const outcome of outcomes) {
       if (outcome.kind !== 'retry') this.metrics.messageStatuses.inc({ kind: outcome.entry.kind, status: outcome.kind });

@@ -117,7 +117,7 @@ export class FraudStateCache implements OnApplicationBootstrap, OnModuleDestroy 
     if (!loading) {
       const startedAt = Date.now();
       loading = this.database
-        .run((sql) => this.states.load(sql, scope, this.clock.now()))
+        .run((sql) => this.states.load(sql, scope, this.clock.now()), { urgent: true })
         .then((state) => {
           this.entries.delete(key);
           if (this.entries.size >= CAPACITY) this.entries.delete(this.entries.keys().next().value!);

@@ -25,6 +25,8 @@ export interface JobQueue<Job> {
    * recorded) keeps its work going between them. Each batch holds its own claim.
    */
   readonly batchesInHand?: number;
+  /** Its claims and renewals go before other units waiting on SQLite (UnitOptions.urgent): the OTPs' hand-over. */
+  readonly urgent?: boolean;
   /** How long a claim lasts without renewal. */
   readonly leaseMs: number;
   /** How often due jobs are looked for when nothing wakes the queue. */

@@ -145,7 +145,7 @@ export class JobRunner {
         let full: boolean;
         do {
           const now = this.clock.now();
-          const claimed = await this.database.transaction((sql) => queue.claim(sql, lease, now, queue.batchSize));
+          const claimed = await this.database.transaction((sql) => queue.claim(sql, lease, now, queue.batchSize), { urgent: queue.urgent });
           full = claimed.length >= queue.batchSize;
           if (claimed.length > 0) begin(claimed);
           while (inHand.size >= (full ? (queue.batchesInHand ?? 1) : 1)) await Promise.race(inHand);
@@ -165,7 +165,7 @@ export class JobRunner {
       renew &&
       setInterval(() => {
         this.database
-          .run((sql) => renew.call(queue, sql, jobs, lease, this.clock.now()))
+          .run((sql) => renew.call(queue, sql, jobs, lease, this.clock.now()), { urgent: queue.urgent })
           .catch((error: unknown) => this.logger.warn({ err: error, queue: queue.name }, 'job lease renewal failed'));
       }, Math.max(1, Math.floor(queue.leaseMs / 3)));
     try {

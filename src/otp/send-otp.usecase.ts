@@ -95,11 +95,16 @@ export class SendOtp {
   async execute(principal: Principal, dto: SendOtpDto, idempotency?: IdempotentRequest): Promise<OtpSendResultDto> {
     let fraud: FraudCheck | undefined;
     try {
-      return await this.charged.run(principal.accountId, idempotency, async () => {
-        const prepared = await this.prepare(principal, dto);
-        fraud = prepared.fraud;
-        return prepared.unit;
-      });
+      return await this.charged.run(
+        principal.accountId,
+        idempotency,
+        async () => {
+          const prepared = await this.prepare(principal, dto);
+          fraud = prepared.fraud;
+          return prepared.unit;
+        },
+        { urgent: true },
+      );
     } catch (error) {
       fraud?.abandoned();
       if (error instanceof FraudRefusal) throw await this.fraud.refuse(error, this.clock.now());

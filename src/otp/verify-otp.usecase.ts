@@ -45,7 +45,7 @@ export class VerifyOtp {
   async execute(principal: Principal, dto: VerifyOtpDto): Promise<OtpVerificationDto> {
     const recipient = normaliseRecipient(dto.to);
     const now = this.clock.now();
-    const outcome = await this.database.transaction((sql) => this.check(sql, principal.accountId, recipient, dto.code, now));
+    const outcome = await this.database.transaction((sql) => this.check(sql, principal.accountId, recipient, dto.code, now), { urgent: true });
 
     switch (outcome.kind) {
       case 'verified':

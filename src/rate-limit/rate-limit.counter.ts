@@ -55,7 +55,7 @@ export class RateLimitCounter {
   private async lease(window: Window, bucket: string, start: Date, limit: number): Promise<void> {
     const size = Math.min(MAX_LEASE, Math.max(1, Math.floor((limit - window.stored) / 8)));
     // a transaction, so that a lost Galera certification is retried like a deadlock
-    const stored = await this.database.transaction((sql) => this.counters.add(sql, bucket, start, size));
+    const stored = await this.database.transaction((sql) => this.counters.add(sql, bucket, start, size), { urgent: true });
     const before = stored - size;
     window.stored = Math.max(window.stored, stored);
     window.leased = Math.max(0, Math.min(size, limit - before));

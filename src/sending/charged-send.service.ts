@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isOverdraft, LedgerRepository, type LedgerReference } from '../billing/ledger.repository.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { toAmount } from '../common/money.js';
-import { Database } from '../database/database.js';
+import { Database, type UnitOptions } from '../database/database.js';
 import type { Sql } from '../database/sql.js';
 import { Idempotency, type IdempotentRequest } from '../idempotency/idempotency.service.js';
 
@@ -41,7 +41,12 @@ export class ChargedSend {
     private readonly idempotency: Idempotency,
   ) {}
 
-  run<T>(accountId: string, idempotency: IdempotentRequest | undefined, prepare: () => ChargedUnit<T> | Promise<ChargedUnit<T>>): Promise<T> {
+  run<T>(
+    accountId: string,
+    idempotency: IdempotentRequest | undefined,
+    prepare: () => ChargedUnit<T> | Promise<ChargedUnit<T>>,
+    options: UnitOptions = {},
+  ): Promise<T> {
     return this.idempotency.once(accountId, idempotency, async (scope) => {
       const unit = await prepare();
       let charge: Charge<T> | undefined;
@@ -62,7 +67,7 @@ export class ChargedSend {
           const withBalance = charged.answerWithBalance((await this.ledger.balanceOf(sql, accountId)) ?? 0);
           await scope.recordSuccess(sql, withBalance);
           return () => withBalance;
-        });
+        }, options);
       } catch (error) {
         if (!isOverdraft(error)) throw error;
         throw await this.insufficientBalance(accountId, charge?.cost ?? 0);
