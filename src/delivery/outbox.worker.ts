@@ -29,6 +29,8 @@ const MAX_BACKOFF_MS = 30_000;
 /** The outbox's lanes, each a job queue of its own: OTPs and other single messages, and those of bulk sends and campaigns. */
 export type OutboxLane = 'priority' | 'bulk';
 const LANES: readonly OutboxLane[] = ['priority', 'bulk'];
+/** The OTPs' lane: its claims, renewals and outcomes go before other units on SQLite (UnitOptions.urgent). */
+const isUrgent = (lane: OutboxLane): boolean => lane === 'priority';
 
 /** What every outcome carries: the provider's refusals (`dlr_number_retry`) and the submits, for the message's record. */
 interface Tried {
@@ -84,7 +86,7 @@ export class OutboxWorker {
         // a lot's next chunks are claimed while the last outcomes of the ones before are recorded
         batchesInHand: lane === 'bulk' ? 2 : 1,
         pollMs: 1_000,
-        urgent: lane === 'priority',
+        urgent: isUrgent(lane),
         leaseMs: config.outboxLeaseSeconds * 1000,
         claim: (sql, lease, now, limit) => this.claim(sql, lease, now, limit, lane),
         process: (entries, lease) => this.process(entries as OutboxEntry[], lease, lane),
@@ -243,7 +245,7 @@ export class OutboxWorker {
       const waiting: Array<[provider: string, providerIds: string[], any: () => boolean]> = [];
       for (const [provider, providerIds] of sentIds) waiting.push([provider, providerIds, await this.receipts.keptAfterCommit(sql, provider, providerIds)]);
       return waiting;
-    }, { urgent: lane === 'priority' });
+    }, { urgent: isUrgent(lane) });
     chunks.commit();
     for (const outcome of outcomes) {
       if (outcome.kind !== 'retry') this.metrics.messageStatuses.inc({ kind: outcome.entry.kind, status: outcome.kind });
