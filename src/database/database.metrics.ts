@@ -14,7 +14,7 @@ interface Mysql2Pool {
 
 /**
  * The MySQL connection pool on /metrics: its size, connections in use, and
- * units waiting for one; and the units of work retried after a deadlock or a
+ * units waiting for one (at its gate, or in the pool); and the units of work retried after a deadlock or a
  * lost Galera certification.
  */
 @Injectable()
@@ -50,6 +50,8 @@ export class DatabaseMetrics implements OnModuleInit {
         this.inc(database.retriedUnits);
       },
     });
-    this.metrics.gauge('db_pool_waiting', 'Units of work waiting for a connection', (set) => set(pool()._connectionQueue?.length ?? 0));
+    this.metrics.gauge('db_pool_waiting', 'Units of work waiting for a connection', (set) =>
+      set(database.gate.waiting + (pool()._connectionQueue?.length ?? 0)),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Database as SqliteConnection } from 'better-sqlite3';
 import { DataSource, QueryFailedError } from 'typeorm';
+import { ConnectionGate } from './connection-gate.js';
 import { Sql, type Dialect } from './sql.js';
 import { SqliteUnits } from './sqlite-units.js';
 import { RunnerStatements, SqliteStatements } from './statements.js';
@@ -20,7 +21,7 @@ export interface UnitOptions {
   /**
    * On SQLite the unit goes before the others waiting for the connection (SqliteUnits): an OTP's send, check and
    * hand-over, and the short look-ups requests wait on before their own work (a key's credentials, a rate-limit
-   * lease). On MySQL units run in parallel on the pool's connections, and it changes nothing.
+   * lease). On MySQL it takes the pool's next connection before the others waiting (ConnectionGate).
    */
   urgent?: boolean;
 }
@@ -28,10 +29,10 @@ export interface UnitOptions {
 /**
  * Units of work. On SQLite they run one at a time on its single connection,
  * committed in groups (see SqliteUnits), their statements straight to
- * better-sqlite3. On MySQL they run in parallel on pooled connections and are
- * retried when InnoDB picks them as a deadlock victim. On shutdown the
- * connection closes only once the units in flight have finished, including
- * those of requests whose client has gone.
+ * better-sqlite3. On MySQL they run in parallel on pooled connections, taken
+ * in the order ConnectionGate gives, and are retried when InnoDB picks them
+ * as a deadlock victim. On shutdown the connection closes only once the units
+ * in flight have finished, including those of requests whose client has gone.
  *
  * A retried unit runs its work again from the start on a fresh transaction:
  * nothing of the failed attempt was committed (a failed COMMIT commits
@@ -48,6 +49,8 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
     () => this.sqlite(),
   );
   private sqliteSql: Sql | undefined;
+  /** MySQL: who takes the pool's next connection. */
+  readonly gate: ConnectionGate;
   private unitsInFlight = 0;
   /** The server is a Galera node (wsrep on): units send one statement per round trip (see RunnerStatements). */
   private galera = false;
@@ -57,6 +60,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
 
   constructor(private readonly dataSource: DataSource) {
     this.dialect = dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite';
+    this.gate = new ConnectionGate((dataSource.options as { poolSize?: number }).poolSize ?? 10);
   }
 
   async onModuleInit(): Promise<void> {
@@ -68,13 +72,13 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
 
   transaction<T>(work: (sql: Sql) => Promise<T>, options: UnitOptions = {}): Promise<T> {
     if (this.dialect === 'sqlite') return this.tracked(this.sqliteUnits.run(work, true, options.urgent === true));
-    return this.tracked(this.withDeadlockRetry(() => this.mysqlUnit(work, true)));
+    return this.tracked(this.withDeadlockRetry(() => this.mysqlUnit(work, true, options.urgent === true)));
   }
 
   /** Statements outside a transaction: reads, and single-statement writes. */
   run<T>(work: (sql: Sql) => Promise<T>, options: UnitOptions = {}): Promise<T> {
     if (this.dialect === 'sqlite') return this.tracked(this.sqliteUnits.run(work, false, options.urgent === true));
-    return this.tracked(this.mysqlUnit(work, false));
+    return this.tracked(this.mysqlUnit(work, false, options.urgent === true));
   }
 
   /** Runs before the ORM closes the connection (in onApplicationShutdown). */
@@ -100,7 +104,8 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
     return sqliteConnectionOf(this.dataSource);
   }
 
-  private async mysqlUnit<T>(work: (sql: Sql) => Promise<T>, transactional: boolean): Promise<T> {
+  private async mysqlUnit<T>(work: (sql: Sql) => Promise<T>, transactional: boolean, urgent: boolean): Promise<T> {
+    await this.gate.enter(urgent);
     const runner = this.dataSource.createQueryRunner();
     const statements = new RunnerStatements(runner, !this.galera);
     const sql = new Sql('mysql', statements, runner.manager);
@@ -115,6 +120,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
       throw error;
     } finally {
       await runner.release();
+      this.gate.leave(urgent);
     }
   }
 
