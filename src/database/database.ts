@@ -81,6 +81,11 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
     return this.tracked(this.mysqlUnit(work, false, options.urgent === true));
   }
 
+  /** SQLite: begins no unit until the function it resolves with is called, once the units in progress have committed (SqliteUnits.pause). */
+  pauseUnits(): Promise<() => void> {
+    return this.sqliteUnits.pause();
+  }
+
   /** Runs before the ORM closes the connection (in onApplicationShutdown). */
   async beforeApplicationShutdown(): Promise<void> {
     while (this.unitsInFlight > 0) await new Promise<void>((resolve) => (this.whenIdle = resolve));

@@ -85,4 +85,25 @@ describe('SqliteUnits', () => {
     expect(order.indexOf('a')).toBeLessThan(order.indexOf('u6'));
     expect(order.indexOf('b')).toBeGreaterThan(order.indexOf('a'));
   });
+
+  it('pauses once the batch in progress has committed, begins none until resumed, and runs those that waited then', async () => {
+    const order: string[] = [];
+    const running = units.run(async () => {
+      await new Promise(setImmediate);
+      order.push('in progress');
+    }, true, false);
+    await new Promise(setImmediate);
+
+    const resume = await units.pause();
+    order.push('paused');
+    const waiting = insert(7, true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(values()).toEqual([]);
+
+    resume();
+    await Promise.all([running, waiting]);
+    expect(order).toEqual(['in progress', 'paused']);
+    expect(values()).toEqual([7]);
+    expect(connection.inTransaction).toBe(false);
+  });
 });

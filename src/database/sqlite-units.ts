@@ -37,6 +37,9 @@ export class SqliteUnits {
   private readonly urgent: Unit[] = [];
   private readonly ordinary: Unit[] = [];
   private running = false;
+  /** No batch begins (pause): the log checkpointer has the write lock, or is about to take it. */
+  private paused = false;
+  private batch: Promise<void> | undefined;
 
   constructor(
     private readonly connection: () => SqliteConnection,
@@ -46,11 +49,29 @@ export class SqliteUnits {
   run<T>(work: (sql: Sql) => Promise<T>, atomic: boolean, urgent: boolean): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       (urgent ? this.urgent : this.ordinary).push({ work, atomic, urgent, resolve: resolve as (value: unknown) => void, reject });
-      if (this.running) return;
-      this.running = true;
-      // after the I/O callbacks of this turn of the event loop: the units they start join one batch
-      setImmediate(() => void this.drain());
+      this.start();
     });
+  }
+
+  /**
+   * Begins no more batches until `resume` is called, and resolves once the batch in progress has committed: the
+   * write lock is then free for another connection (the log checkpointer's), and units wait for it without holding
+   * the event loop, as they would in SQLite's busy handler.
+   */
+  async pause(): Promise<() => void> {
+    this.paused = true;
+    await this.batch;
+    return () => {
+      this.paused = false;
+      this.start();
+    };
+  }
+
+  private start(): void {
+    if (this.running || this.paused || !this.waiting) return;
+    this.running = true;
+    // after the I/O callbacks of this turn of the event loop: the units they start join one batch
+    setImmediate(() => void this.drain());
   }
 
   private get waiting(): boolean {
@@ -59,8 +80,10 @@ export class SqliteUnits {
 
   private async drain(): Promise<void> {
     try {
-      while (this.waiting) {
-        await this.runBatch();
+      while (this.waiting && !this.paused) {
+        this.batch = this.runBatch();
+        await this.batch;
+        this.batch = undefined;
         if (this.waiting) await new Promise(setImmediate);
       }
     } finally {

@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import type { DatabaseConfig } from '../config/database.config.js';
-import { sqliteConnectionOf } from './database.js';
-import { WalCheckpointer } from './wal-checkpointer.js';
+import { Database, sqliteConnectionOf } from './database.js';
+import { MAX_FRAMES, WalCheckpointer } from './wal-checkpointer.js';
 
 describe(WalCheckpointer.name, () => {
   let directory: string;
   let path: string;
   let dataSource: DataSource;
+  let database: Database;
   let checkpointer: WalCheckpointer;
 
   beforeEach(async () => {
@@ -18,7 +19,8 @@ describe(WalCheckpointer.name, () => {
     path = join(directory, 'db.sqlite');
     dataSource = await new DataSource({ type: 'better-sqlite3', database: path, enableWAL: true }).initialize();
     await dataSource.query('CREATE TABLE item (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
-    checkpointer = new WalCheckpointer(dataSource, { type: 'sqlite', path } as DatabaseConfig);
+    database = new Database(dataSource);
+    checkpointer = new WalCheckpointer(dataSource, database, { type: 'sqlite', path } as DatabaseConfig);
   });
 
   afterEach(async () => {
@@ -61,6 +63,41 @@ describe(WalCheckpointer.name, () => {
     expect(await until(() => rowsInDatabaseFile() === 500)).toBe(true);
   });
 
+  it('starts a log its passive checkpoints cannot copy whole over, past its limit, with the units paused meanwhile', async () => {
+    // a reader of the empty table keeps every frame written after it from being copied
+    const reader = new Sqlite(path);
+    reader.prepare('BEGIN').run();
+    reader.prepare('SELECT COUNT(*) FROM item').get();
+    const statement = connection().prepare('INSERT INTO item (text) VALUES (?)');
+    const page = 'x'.repeat(4_000);
+    const rows = Math.ceil(MAX_FRAMES * 1.1);
+    connection().transaction(() => {
+      for (let i = 0; i < rows; i++) statement.run(page);
+    })();
+    const pauses: string[] = [];
+    const pauseUnits = database.pauseUnits.bind(database);
+    database.pauseUnits = async () => {
+      const resume = await pauseUnits();
+      pauses.push('paused');
+      reader.prepare('COMMIT').run();
+      return () => {
+        pauses.push('resumed');
+        resume();
+      };
+    };
+
+    try {
+      checkpointer.onApplicationBootstrap();
+      expect(await until(() => pauses.length === 2)).toBe(true);
+    } finally {
+      reader.close();
+    }
+    await database.transaction(async (sql) => sql.run('INSERT INTO item (text) VALUES (?)', ['after']));
+    const [{ log }] = connection().pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number }>;
+    expect(log).toBeLessThan(100);
+    expect(rowsInDatabaseFile()).toBe(rows + 1);
+  }, 60_000);
+
   it('hands checkpoints back to SQLite once stopped', async () => {
     checkpointer.onApplicationBootstrap();
     await checkpointer.beforeApplicationShutdown();
@@ -73,7 +110,7 @@ describe(WalCheckpointer.name, () => {
 
   it('leaves an in-memory database alone', async () => {
     const memory = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
-    const idle = new WalCheckpointer(memory, { type: 'sqlite', path: ':memory:' } as DatabaseConfig);
+    const idle = new WalCheckpointer(memory, new Database(memory), { type: 'sqlite', path: ':memory:' } as DatabaseConfig);
     idle.onApplicationBootstrap();
     expect(sqliteConnectionOf(memory).pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     await idle.beforeApplicationShutdown();
