@@ -3,7 +3,7 @@ import { ConnectionGate } from './connection-gate.js';
 describe('ConnectionGate', () => {
   /** Enters the gate, recording the order in which units get through. */
   const entering = (gate: ConnectionGate, order: string[], name: string, urgent: boolean) =>
-    Promise.resolve(gate.enter(urgent)).then(() => void order.push(name));
+    gate.enter(urgent).then(() => void order.push(name));
 
   it('lets units through at once while the pool has connections free', async () => {
     const gate = new ConnectionGate(10);

@@ -30,11 +30,12 @@ export class ConnectionGate {
     return this.urgent.length + this.others.length;
   }
 
-  enter(urgent: boolean): Promise<void> | undefined {
+  /** Resolves once the unit may ask the pool for a connection. */
+  enter(urgent: boolean): Promise<void> {
     const free = this.held < this.size;
     if (urgent ? free && this.urgent.length === 0 : free && this.others.length === 0 && this.heldByOthers < this.othersMost) {
       this.take(urgent);
-      return undefined;
+      return Promise.resolve();
     }
     return new Promise((resolve) => (urgent ? this.urgent : this.others).push(resolve));
   }
@@ -46,7 +47,8 @@ export class ConnectionGate {
       const othersMay = this.others.length > 0 && this.heldByOthers < this.othersMost;
       const urgentNext = this.urgent.length > 0 && !(othersMay && this.passedOver >= this.size);
       if (!urgentNext && !othersMay) return;
-      this.passedOver = !urgentNext ? 0 : othersMay ? this.passedOver + 1 : this.passedOver;
+      if (!urgentNext) this.passedOver = 0;
+      else if (othersMay) this.passedOver++;
       this.take(urgentNext);
       (urgentNext ? this.urgent : this.others).shift()!();
     }

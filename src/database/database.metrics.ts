@@ -14,8 +14,8 @@ interface Mysql2Pool {
 
 /**
  * The MySQL connection pool on /metrics: its size, connections in use, and
- * units waiting for one (at its gate, or in the pool); and the units of work retried after a deadlock or a
- * lost Galera certification.
+ * units waiting for one (at its gate, or in the pool); and the units of work
+ * retried after a deadlock or a lost Galera certification.
  */
 @Injectable()
 export class DatabaseMetrics implements OnModuleInit {

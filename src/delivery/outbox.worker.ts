@@ -29,7 +29,7 @@ const MAX_BACKOFF_MS = 30_000;
 /** The outbox's lanes, each a job queue of its own: OTPs and other single messages, and those of bulk sends and campaigns. */
 export type OutboxLane = 'priority' | 'bulk';
 const LANES: readonly OutboxLane[] = ['priority', 'bulk'];
-/** The OTPs' lane: its claims, renewals and outcomes go before other units on SQLite (UnitOptions.urgent). */
+/** The OTPs' lane: its claims, renewals and outcomes go before other units waiting for the database (UnitOptions.urgent). */
 const isUrgent = (lane: OutboxLane): boolean => lane === 'priority';
 
 /** What every outcome carries: the provider's refusals (`dlr_number_retry`) and the submits, for the message's record. */

@@ -25,7 +25,7 @@ export interface JobQueue<Job> {
    * recorded) keeps its work going between them. Each batch holds its own claim.
    */
   readonly batchesInHand?: number;
-  /** Its claims and renewals go before other units waiting on SQLite (UnitOptions.urgent): the OTPs' hand-over. */
+  /** Its claims and renewals go before other units waiting for the database (UnitOptions.urgent): the OTPs' hand-over. */
   readonly urgent?: boolean;
   /** How long a claim lasts without renewal. */
   readonly leaseMs: number;
